@@ -1,0 +1,67 @@
+import * as z from 'zod';
+
+/**
+ * The function's configuration, read once from the environment at cold start. A missing or
+ * malformed variable stops the function before it answers anything, with a message that names
+ * the variable (never its value: some of them are secrets).
+ */
+export const hashModes = ['required', 'if-present', 'off'] as const;
+export type HashMode = (typeof hashModes)[number];
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d*$/, 'must be a positive integer')
+    .transform(Number)
+    .default(String(fallback));
+
+export const configSchema = z
+  .object({
+    TABLE_NAME: z.string().min(1, 'must name the DynamoDB table'),
+    CALLBACK_API_KEYS: z.string().optional(),
+    CALLBACK_API_KEY_SECRET_ID: z.string().min(1).optional(),
+    HASH_MODE: z.enum(hashModes).default('if-present'),
+    /** Per-attempt DynamoDB timeout; attempts × timeout stays well inside the function timeout. */
+    DYNAMODB_TIMEOUT_MS: positiveInt(2000),
+    DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+  })
+  .refine(
+    (env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID,
+    {
+      message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
+      path: ['CALLBACK_API_KEYS'],
+    },
+  )
+  .transform((env) => ({
+    tableName: env.TABLE_NAME,
+    apiKeys: env.CALLBACK_API_KEYS?.trim()
+      ? ({ source: 'environment', keys: splitKeys(env.CALLBACK_API_KEYS) } as const)
+      : ({ source: 'secret', secretId: env.CALLBACK_API_KEY_SECRET_ID as string } as const),
+    hashMode: env.HASH_MODE,
+    dynamodb: { timeoutMs: env.DYNAMODB_TIMEOUT_MS, maxAttempts: env.DYNAMODB_MAX_ATTEMPTS },
+  }));
+
+export type Config = z.output<typeof configSchema>;
+export type ApiKeySource = Config['apiKeys'];
+
+/** Keys are separated by commas; surrounding whitespace and empty entries are dropped. */
+export function splitKeys(list: string): string[] {
+  return list
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment or throws a {@link ConfigError} naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
