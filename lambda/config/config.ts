@@ -12,8 +12,8 @@ const positiveInt = (fallback: number) =>
   z
     .string()
     .regex(/^[1-9]\d*$/, 'must be a positive integer')
-    .transform(Number)
-    .default(String(fallback));
+    .optional()
+    .transform((value) => (value === undefined ? fallback : Number(value)));
 
 export const configSchema = z
   .object({
@@ -25,13 +25,10 @@ export const configSchema = z
     DYNAMODB_TIMEOUT_MS: positiveInt(2000),
     DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
   })
-  .refine(
-    (env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID,
-    {
-      message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
-      path: ['CALLBACK_API_KEYS'],
-    },
-  )
+  .refine((env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID, {
+    message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
+    path: ['CALLBACK_API_KEYS'],
+  })
   .transform((env) => ({
     tableName: env.TABLE_NAME,
     apiKeys: env.CALLBACK_API_KEYS?.trim()
@@ -60,7 +57,9 @@ export class ConfigError extends Error {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = configSchema.safeParse(env);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = result.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
   }
   return result.data;

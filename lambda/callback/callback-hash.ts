@@ -1,0 +1,107 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Span } from '../json/strict-json.js';
+
+/**
+ * The gateway's integrity hash (see shared/spec/hash.md):
+ * `hash = lowercase_hex(SHA-256(UTF-8(S + K)))`, where `S` is the sender's compact JSON text of
+ * the transaction with `hash` set to `""`, non-ASCII written as `\uXXXX`, and `K` the API key.
+ */
+
+/** SHA-256 of `text + key`, as lowercase hex: what the gateway puts in `hash`. */
+export function computeHash(hashedText: string, key: string): string {
+  return createHash('sha256')
+    .update(hashedText + key, 'utf8')
+    .digest('hex');
+}
+
+/**
+ * The texts the sender may have hashed, rebuilt from the raw body rather than re-serialized, so
+ * the sender's member order, number formatting and escapes survive:
+ * 1. the raw body with the top-level `hash` value blanked in place;
+ * 2. its compact form, when the body carries whitespace between tokens;
+ * 3. of each, the `\u`-escaped form in lowercase and in uppercase hex, when there is non-ASCII.
+ * Every candidate still needs the key, so accepting several does not weaken the check.
+ */
+export function hashedTextCandidates(rawBody: string, hashSpan: Span | undefined): string[] {
+  const blanked = hashSpan
+    ? `${rawBody.slice(0, hashSpan.start)}""${rawBody.slice(hashSpan.end)}`
+    : rawBody;
+  const bases = [blanked];
+  const compact = compactJson(blanked);
+  if (compact !== blanked) bases.push(compact);
+
+  const candidates = [...bases];
+  for (const base of bases) {
+    if (!hasNonAscii(base)) continue;
+    candidates.push(escapeNonAscii(base, 'lower'), escapeNonAscii(base, 'upper'));
+  }
+  return candidates;
+}
+
+const hexDigest = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * True when `receivedHash` matches any candidate text salted with `key`. A hash that is not 64 hex
+ * digits fails like a wrong one. Compares digests as bytes in constant time, so hex case does not
+ * matter and timing says nothing about how much of the hash was right.
+ */
+export function verifyHash(
+  candidates: readonly string[],
+  key: string,
+  receivedHash: string,
+): boolean {
+  if (!hexDigest.test(receivedHash)) return false;
+  const received = Buffer.from(receivedHash, 'hex');
+  let matched = false;
+  // No early exit: every candidate is tried, whatever matched first.
+  for (const text of candidates) {
+    const expected = createHash('sha256')
+      .update(text + key, 'utf8')
+      .digest();
+    if (timingSafeEqual(expected, received)) matched = true;
+  }
+  return matched;
+}
+
+/** Removes whitespace between tokens, leaving string contents untouched. Input must be valid JSON. */
+export function compactJson(text: string): string {
+  let out = '';
+  let inString = false;
+  let chunkStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) {
+      inString = true;
+    } else if (code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) {
+      out += text.slice(chunkStart, i);
+      chunkStart = i + 1;
+    }
+  }
+  return chunkStart === 0 ? text : out + text.slice(chunkStart);
+}
+
+function hasNonAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
+  return false;
+}
+
+/**
+ * Writes every non-ASCII UTF-16 code unit as `\uXXXX` (characters beyond U+FFFF become a surrogate
+ * pair, as the gateway's serializers do). Outside strings valid JSON is ASCII, so a plain pass
+ * over the text only touches string contents.
+ */
+export function escapeNonAscii(text: string, hexCase: 'lower' | 'upper'): string {
+  let out = '';
+  let chunkStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x7f) continue;
+    const hex = code.toString(16).padStart(4, '0');
+    out += `${text.slice(chunkStart, i)}\\u${hexCase === 'upper' ? hex.toUpperCase() : hex}`;
+    chunkStart = i + 1;
+  }
+  return out + text.slice(chunkStart);
+}

@@ -1,0 +1,114 @@
+import type { FieldError } from './transaction-schema.js';
+
+/**
+ * Every way a callback can be refused, one class each. A class carries its HTTP status and the
+ * metric outcome it counts as; `http/problem-response.ts` is the one place that turns them into
+ * responses. Messages are written for the gateway's integrators and never contain a secret, a
+ * name or the body.
+ */
+export type RefusalOutcome =
+  | 'Unauthorized'
+  | 'HashRejected'
+  | 'Invalid'
+  | 'Conflict'
+  | 'StoreUnavailable';
+
+export abstract class CallbackError extends Error {
+  abstract readonly status: number;
+  /** Last part of the problem type URI, e.g. `hash-mismatch`. */
+  abstract readonly problem: string;
+  abstract readonly title: string;
+  abstract readonly outcome: RefusalOutcome;
+  readonly fieldErrors?: readonly FieldError[];
+  /** The validated reference, once known: for logs, never for the response. */
+  reference?: string;
+}
+
+export class UnauthorizedError extends CallbackError {
+  override name = 'UnauthorizedError';
+  readonly status = 401;
+  readonly problem = 'unauthorized';
+  readonly title = 'Missing or unknown API key';
+  readonly outcome = 'Unauthorized';
+  constructor() {
+    super('The x-api-key header is missing or does not match an accepted key.');
+  }
+}
+
+export class PayloadTooLargeError extends CallbackError {
+  override name = 'PayloadTooLargeError';
+  readonly status = 413;
+  readonly problem = 'payload-too-large';
+  readonly title = 'Body too large';
+  readonly outcome = 'Invalid';
+  constructor(limit: number) {
+    super(`The body is larger than ${limit} bytes.`);
+  }
+}
+
+export class UnsupportedMediaTypeError extends CallbackError {
+  override name = 'UnsupportedMediaTypeError';
+  readonly status = 415;
+  readonly problem = 'unsupported-media-type';
+  readonly title = 'Body is not JSON';
+  readonly outcome = 'Invalid';
+  constructor() {
+    super('Send the callback with Content-Type: application/json.');
+  }
+}
+
+export class MalformedJsonError extends CallbackError {
+  override name = 'MalformedJsonError';
+  readonly status = 400;
+  readonly problem = 'malformed-json';
+  readonly title = 'Body is not valid JSON';
+  readonly outcome = 'Invalid';
+}
+
+export class HashMismatchError extends CallbackError {
+  override name = 'HashMismatchError';
+  readonly status = 403;
+  readonly problem = 'hash-mismatch';
+  readonly title = 'Hash does not verify';
+  readonly outcome = 'HashRejected';
+}
+
+export class ValidationError extends CallbackError {
+  override name = 'ValidationError';
+  readonly status = 422;
+  readonly problem = 'invalid-transaction';
+  readonly title = 'Transaction fails validation';
+  readonly outcome = 'Invalid';
+  override readonly fieldErrors: readonly FieldError[];
+  constructor(fieldErrors: readonly FieldError[]) {
+    super(`Invalid fields: ${fieldErrors.map((error) => error.field).join(', ')}.`);
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export class ConflictError extends CallbackError {
+  override name = 'ConflictError';
+  readonly status = 409;
+  readonly problem = 'reference-conflict';
+  readonly title = 'Reference already recorded with different content';
+  readonly outcome = 'Conflict';
+  constructor() {
+    super(
+      'A transaction with this reference is already recorded with different content. ' +
+        'The stored record is unchanged; this delivery was kept for audit.',
+    );
+  }
+}
+
+export class StoreUnavailableError extends CallbackError {
+  override name = 'StoreUnavailableError';
+  readonly status = 503;
+  readonly problem = 'store-unavailable';
+  readonly title = 'Temporarily unable to record the callback';
+  readonly outcome = 'StoreUnavailable';
+  /** Seconds the sender should wait before retrying. */
+  readonly retryAfterSeconds = 1;
+  constructor(options?: { cause?: unknown }) {
+    super('The callback was not recorded; retry later.', options);
+  }
+}

@@ -1,0 +1,125 @@
+import type { AcceptedKey } from '../auth/accepted-keys.js';
+import type { HashMode } from '../config/config.js';
+import { JsonNumber } from '../json/json-number.js';
+import { JsonSyntaxError, parseStrictJson } from '../json/strict-json.js';
+import type { HashResult, TransactionStore } from '../storage/transaction-store.js';
+import { hashedTextCandidates, verifyHash } from './callback-hash.js';
+import {
+  CallbackError,
+  ConflictError,
+  HashMismatchError,
+  MalformedJsonError,
+  ValidationError,
+} from './errors.js';
+import { fingerprint } from './fingerprint.js';
+import { validateTransaction } from './transaction-schema.js';
+
+/** One authenticated delivery, as the transport hands it over. Knows nothing of HTTP. */
+export interface Delivery {
+  /** The body as text, exactly as received. */
+  readonly rawBody: string;
+  /** The accepted key the delivery presented: the hash salt. */
+  readonly key: AcceptedKey;
+  readonly requestId: string;
+  readonly sourceIp: string;
+  readonly receivedAt: Date;
+}
+
+export interface Receipt {
+  readonly outcome: 'Recorded' | 'Duplicate';
+  readonly reference: string;
+  readonly hashResult: HashResult;
+}
+
+export interface ReceiveCallbackDependencies {
+  readonly store: TransactionStore;
+  readonly hashMode: HashMode;
+}
+
+/**
+ * Records a completion callback exactly once: parse strictly, verify the hash against the sender's
+ * own bytes, validate, then one conditional write. The same content again is a duplicate (the
+ * gateway must stop retrying); the same reference with other content is a conflict, kept for audit
+ * and refused. Throws a `CallbackError` for every refusal.
+ */
+export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
+  const { store, hashMode } = dependencies;
+
+  return async function receive(delivery: Delivery): Promise<Receipt> {
+    const document = parseBody(delivery.rawBody);
+    const hashResult = checkHash(delivery, document, hashMode);
+
+    const validation = validateTransaction(document.value);
+    if (!validation.success) throw new ValidationError(validation.errors);
+    const { transaction } = validation;
+
+    const record = {
+      transaction,
+      fingerprint: fingerprint(transaction),
+      rawBody: delivery.rawBody,
+      receivedAt: delivery.receivedAt.toISOString(),
+      hashResult,
+      keyId: delivery.key.id,
+      requestId: delivery.requestId,
+      sourceIp: delivery.sourceIp,
+    };
+    try {
+      const put = await store.putIfAbsent(record);
+      if (put.kind === 'exists' && put.fingerprint !== record.fingerprint) {
+        await store.keepConflict(record);
+        throw new ConflictError();
+      }
+      return {
+        outcome: put.kind === 'created' ? 'Recorded' : 'Duplicate',
+        reference: transaction.reference,
+        hashResult,
+      };
+    } catch (error) {
+      if (error instanceof CallbackError) error.reference = transaction.reference;
+      throw error;
+    }
+  };
+}
+
+function parseBody(rawBody: string) {
+  if (rawBody.charCodeAt(0) === 0xfeff) {
+    throw new MalformedJsonError('The body starts with a byte order mark; send plain UTF-8 JSON.');
+  }
+  try {
+    return parseStrictJson(rawBody);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) {
+      throw new MalformedJsonError(`The body is not valid JSON: ${error.message}.`);
+    }
+    throw error;
+  }
+}
+
+function checkHash(
+  delivery: Delivery,
+  document: ReturnType<typeof parseStrictJson>,
+  mode: HashMode,
+): HashResult {
+  if (mode === 'off') return 'not-checked';
+  const body = document.value;
+  const isObject =
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    !(body instanceof JsonNumber);
+  const hash = isObject ? body.hash : undefined;
+  if (hash === undefined || hash === '') {
+    if (mode === 'required') {
+      throw new HashMismatchError('This receiver requires a hash; the body carries none.');
+    }
+    return 'unverified';
+  }
+  const candidates = hashedTextCandidates(delivery.rawBody, document.memberSpans.get('hash'));
+  if (typeof hash !== 'string' || !verifyHash(candidates, delivery.key.value, hash)) {
+    throw new HashMismatchError(
+      'The hash does not match the body and API key. Hash the compact JSON with "hash" set to "", ' +
+        'followed by the API key; a proxy that re-serializes the body also breaks the hash.',
+    );
+  }
+  return 'verified';
+}

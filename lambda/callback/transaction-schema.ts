@@ -1,0 +1,95 @@
+import * as z from 'zod';
+import { JsonNumber } from '../json/json-number.js';
+import type { JsonValue } from '../json/strict-json.js';
+
+/**
+ * The gateway's transaction object (shared/spec/completion-callback.md, section 2): the single
+ * source of truth for validation, for the {@link Transaction} type and for the field table in the
+ * README. Numbers arrive as {@link JsonNumber} and leave as their exact decimal text.
+ */
+
+/** DynamoDB numbers hold 38 significant digits; more could not be stored digit for digit. */
+const maxDigits = 38;
+/** A reference is the table's key; bounded well under DynamoDB's 2,048-byte key limit. */
+export const maxReferenceLength = 256;
+
+/** Says "is required" for a missing member, `otherwise` for one of the wrong kind. */
+const expected = (otherwise: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : otherwise),
+});
+
+const exactNumber = (pattern: RegExp, message: string) =>
+  z
+    .instanceof(JsonNumber, expected('must be a JSON number'))
+    .refine((n) => pattern.test(n.source) && n.source.replace(/\D/g, '').length <= maxDigits, {
+      message: `${message}, at most ${maxDigits} digits`,
+    })
+    .transform((n) => n.source);
+
+const text = z.string(expected('must be a string'));
+
+export const transactionShape = {
+  /** Transaction id: a non-negative integer, written without sign, fraction or exponent. */
+  id: exactNumber(/^(?:0|[1-9]\d*)$/, 'must be a non-negative integer'),
+  /** The user's unique username. */
+  username: text,
+  firstName: text,
+  lastName: text,
+  /** Amount in minor units (cents, kuruş): a non-negative decimal, no exponent. */
+  amount: exactNumber(/^(?:0|[1-9]\d*)(?:\.\d+)?$/, 'must be a non-negative decimal'),
+  /** ISO 4217-style code: three uppercase letters. */
+  currency: text.regex(/^[A-Z]{3}$/, {
+    message: 'must be three uppercase letters',
+  }),
+  type: z.enum(['Deposit', 'Withdrawal'], expected('must be "Deposit" or "Withdrawal"')),
+  status: z.enum(['Confirm', 'Reject'], expected('must be "Confirm" or "Reject"')),
+  /** Optional; may be empty. */
+  message: text.optional(),
+  /** The gateway's unique id of the transaction: the idempotency key. */
+  reference: text
+    .min(1, { message: 'must not be empty' })
+    .max(maxReferenceLength, { message: `must be at most ${maxReferenceLength} characters` })
+    // Control characters never occur in real references; refusing them also keeps them free
+    // to separate the parts of derived keys (see conflict audit keys).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to match them
+    .regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'must not contain control characters' }),
+  /** The integrity hash; checked before validation, kept as sent. */
+  hash: text.optional(),
+} as const;
+
+export const transactionSchema = z.looseObject(transactionShape);
+
+const knownFields = new Set(Object.keys(transactionShape));
+
+type KnownFields = z.output<z.ZodObject<typeof transactionShape>>;
+
+/** A validated transaction: the known fields, plus members added by newer gateway versions. */
+export type Transaction = KnownFields & { readonly extra: Readonly<Record<string, JsonValue>> };
+
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+export type ValidationResult =
+  | { readonly success: true; readonly transaction: Transaction }
+  | { readonly success: false; readonly errors: FieldError[] };
+
+/** Validates a parsed body, naming every failing field (never echoing its value). */
+export function validateTransaction(body: JsonValue): ValidationResult {
+  const result = transactionSchema.safeParse(body);
+  if (!result.success) {
+    const errors = result.error.issues.map((issue) => ({
+      field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
+      message: issue.path.length > 0 ? issue.message : 'must be a JSON object',
+    }));
+    return { success: false, errors };
+  }
+  const known: Record<string, unknown> = {};
+  const extra: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(result.data)) {
+    if (knownFields.has(name)) known[name] = value;
+    else extra[name] = value as JsonValue;
+  }
+  return { success: true, transaction: { ...(known as KnownFields), extra } };
+}

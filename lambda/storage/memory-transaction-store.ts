@@ -1,0 +1,22 @@
+import type { PutOutcome, TransactionRecord, TransactionStore } from './transaction-store.js';
+
+/**
+ * A store in process memory, behind the same interface: for unit tests and for measuring the
+ * handler's own CPU cost with the network taken out. Not for production: nothing is durable.
+ */
+export class MemoryTransactionStore implements TransactionStore {
+  readonly records = new Map<string, TransactionRecord>();
+  readonly conflicts = new Map<string, TransactionRecord>();
+
+  async putIfAbsent(record: TransactionRecord): Promise<PutOutcome> {
+    const stored = this.records.get(record.transaction.reference);
+    if (stored) return { kind: 'exists', fingerprint: stored.fingerprint };
+    this.records.set(record.transaction.reference, record);
+    return { kind: 'created' };
+  }
+
+  async keepConflict(record: TransactionRecord): Promise<void> {
+    const key = `${record.transaction.reference}/${record.fingerprint}`;
+    if (!this.conflicts.has(key)) this.conflicts.set(key, record);
+  }
+}

@@ -1,0 +1,120 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { Transaction } from '../callback/transaction-schema.js';
+import { JsonNumber } from '../json/json-number.js';
+import type { JsonValue } from '../json/strict-json.js';
+import { attributes, receivedShards } from './table-definition.js';
+import type { TransactionRecord } from './transaction-store.js';
+
+/**
+ * The DynamoDB item for a record. Numbers go in as `N` with the sender's digits, never through
+ * a JavaScript number. One function per item kind, so the layout is written down once.
+ */
+export type Item = Record<string, AttributeValue>;
+
+/** Separates the parts of a conflict audit key; references cannot contain control characters. */
+const keySeparator = '\u001f';
+
+export function transactionItem(record: TransactionRecord): Item {
+  return {
+    [attributes.reference]: { S: record.transaction.reference },
+    record: { S: 'transaction' },
+    ...transactionAttributes(record.transaction),
+    ...deliveryAttributes(record),
+    [attributes.username]: { S: record.transaction.username },
+    [attributes.receivedShard]: {
+      S: receivedShard(record.transaction.reference, record.receivedAt),
+    },
+  };
+}
+
+/** The audit key of a conflicting delivery: one per reference and distinct content. */
+export function conflictKey(reference: string, fingerprint: string): string {
+  return [reference, 'conflict', fingerprint].join(keySeparator);
+}
+
+/**
+ * A conflicting delivery. Its fields sit under `transaction` rather than at the top level, so it
+ * stays out of the username and time indexes and cannot be mistaken for the recorded transaction.
+ */
+export function conflictItem(record: TransactionRecord): Item {
+  return {
+    [attributes.reference]: { S: conflictKey(record.transaction.reference, record.fingerprint) },
+    record: { S: 'conflict' },
+    [attributes.conflictOf]: { S: record.transaction.reference },
+    transaction: { M: transactionAttributes(record.transaction) },
+    ...deliveryAttributes(record),
+  };
+}
+
+function transactionAttributes(transaction: Transaction): Item {
+  const { extra, ...known } = transaction;
+  const item: Item = {
+    id: { N: known.id },
+    username: { S: known.username },
+    firstName: { S: known.firstName },
+    lastName: { S: known.lastName },
+    amount: { N: known.amount },
+    currency: { S: known.currency },
+    type: { S: known.type },
+    status: { S: known.status },
+    reference: { S: known.reference },
+  };
+  if (known.message !== undefined) item.message = { S: known.message };
+  if (known.hash !== undefined) item.hash = { S: known.hash };
+  if (Object.keys(extra).length > 0) item.extra = { M: mapAttributes(extra) };
+  return item;
+}
+
+function deliveryAttributes(record: TransactionRecord): Item {
+  return {
+    rawBody: { S: record.rawBody },
+    fingerprint: { S: record.fingerprint },
+    [attributes.receivedAt]: { S: record.receivedAt },
+    hashResult: { S: record.hashResult },
+    keyId: { S: record.keyId },
+    requestId: { S: record.requestId },
+    sourceIp: { S: record.sourceIp },
+  };
+}
+
+/**
+ * The time-index bucket: the receive day plus a shard chosen by the reference, so one day's
+ * writes spread over {@link receivedShards} partitions instead of one hot one.
+ */
+export function receivedShard(reference: string, receivedAt: string): string {
+  return `${receivedAt.slice(0, 10)}#${shardOf(reference)}`;
+}
+
+/** FNV-1a over the reference: cheap, stable across runtimes, evenly spread. */
+export function shardOf(reference: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < reference.length; i++) {
+    hash ^= reference.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % receivedShards;
+}
+
+function mapAttributes(object: Readonly<Record<string, JsonValue>>): Item {
+  const item: Item = {};
+  for (const [name, value] of Object.entries(object)) item[name] = toAttributeValue(value);
+  return item;
+}
+
+/** Plain decimals of at most 38 digits: DynamoDB holds them exactly. */
+const storableNumber = /^-?\d+(?:\.\d+)?$/;
+
+/** Members added by newer gateway versions, stored as faithfully as DynamoDB allows. */
+function toAttributeValue(value: JsonValue): AttributeValue {
+  if (value === null) return { NULL: true };
+  if (typeof value === 'string') return { S: value };
+  if (typeof value === 'boolean') return { BOOL: value };
+  if (value instanceof JsonNumber) {
+    // A number DynamoDB would reject or round is kept as its text rather than lost.
+    return storableNumber.test(value.source) && value.source.replace(/\D/g, '').length <= 38
+      ? { N: value.source }
+      : { S: value.source };
+  }
+  if (Array.isArray(value)) return { L: value.map(toAttributeValue) };
+  return { M: mapAttributes(value) };
+}

@@ -1,0 +1,37 @@
+import type { Transaction } from '../callback/transaction-schema.js';
+
+/** How the hash was judged: checked and right, absent or empty (accepted), or not checked at all. */
+export type HashResult = 'verified' | 'unverified' | 'not-checked';
+
+/** Everything recorded for one delivery. */
+export interface TransactionRecord {
+  readonly transaction: Transaction;
+  readonly fingerprint: string;
+  /** The body exactly as received (after base64 decoding), for audit and re-verification. */
+  readonly rawBody: string;
+  readonly receivedAt: string;
+  readonly hashResult: HashResult;
+  /** Which accepted key authenticated the delivery, by id: never the key itself. */
+  readonly keyId: string;
+  readonly requestId: string;
+  readonly sourceIp: string;
+}
+
+export type PutOutcome =
+  | { readonly kind: 'created' }
+  /** The reference is taken; `fingerprint` is that of the record already stored. */
+  | { readonly kind: 'exists'; readonly fingerprint: string };
+
+/**
+ * Storage for recorded transactions, keyed by `reference`. Implementations turn their own
+ * failures into `StoreUnavailableError`, so the use case never sees a vendor exception.
+ */
+export interface TransactionStore {
+  /** Stores the record unless its reference is already stored; never overwrites. */
+  putIfAbsent(record: TransactionRecord): Promise<PutOutcome>;
+  /**
+   * Keeps a delivery that conflicts with the stored record, findable by its reference. Keeping the
+   * same conflicting content twice leaves one audit record.
+   */
+  keepConflict(record: TransactionRecord): Promise<void>;
+}
