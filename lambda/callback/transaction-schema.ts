@@ -77,11 +77,20 @@ export type ValidationResult =
 
 /** Validates a parsed body, naming every failing field (never echoing its value). */
 export function validateTransaction(body: JsonValue): ValidationResult {
+  // zod would read an array's missing members one by one; a non-object is one error.
+  if (
+    body === null ||
+    typeof body !== 'object' ||
+    Array.isArray(body) ||
+    body instanceof JsonNumber
+  ) {
+    return { success: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
+  }
   const result = transactionSchema.safeParse(body);
   if (!result.success) {
     const errors = result.error.issues.map((issue) => ({
-      field: issue.path.length > 0 ? issue.path.join('.') : '(body)',
-      message: issue.path.length > 0 ? issue.message : 'must be a JSON object',
+      field: issue.path.join('.'),
+      message: issue.message,
     }));
     return { success: false, errors };
   }

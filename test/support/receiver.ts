@@ -1,0 +1,25 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { staticKeys } from '../../lambda/auth/accepted-keys.js';
+import { receiveCallback } from '../../lambda/callback/receive-callback.js';
+import type { HashMode } from '../../lambda/config/config.js';
+import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
+import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
+import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
+import { lambdaContext, specKey } from './fixtures.js';
+
+/**
+ * The real middy handler, wired as lambda/handler.ts wires it, around a store of the test's
+ * choosing. Returns a function that invokes it like Lambda would.
+ */
+export function receiverWith(
+  store: TransactionStore,
+  options: { keys?: string[]; hashMode?: HashMode } = {},
+) {
+  const handler = callbackHttpHandler({
+    keys: staticKeys(options.keys ?? [specKey]),
+    receive: receiveCallback({ store, hashMode: options.hashMode ?? 'if-present' }),
+    logger: createLogger(),
+    metrics: createMetrics(),
+  });
+  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
+}

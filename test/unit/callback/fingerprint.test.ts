@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { fingerprint } from '../../../lambda/callback/fingerprint.js';
+import {
+  type GatewayValue,
+  serialize,
+  signedBody,
+} from '../../../lambda/callback/gateway-signer.js';
+import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
+import { parseStrictJson } from '../../../lambda/json/strict-json.js';
+import { transaction } from '../../support/fixtures.js';
+
+function fingerprintOf(body: string): string {
+  const result = validateTransaction(parseStrictJson(body).value);
+  if (!result.success) throw new Error('invalid fixture');
+  return fingerprint(result.transaction);
+}
+
+describe('fingerprint', () => {
+  const fields = transaction({ amount: 1050.7, channel: 'web' });
+
+  it('is the same for escaped and raw UTF-8 wire forms, whitespace and member order', () => {
+    const reference = fingerprintOf(serialize(fields));
+    const reordered = Object.fromEntries(Object.entries(fields).reverse()) as Record<
+      string,
+      GatewayValue
+    >;
+    expect(fingerprintOf(signedBody(fields, 'k1', { wire: 'escaped' }))).toBe(reference);
+    expect(fingerprintOf(signedBody(fields, 'k1', { wire: 'utf8' }))).toBe(reference);
+    expect(fingerprintOf(JSON.stringify(JSON.parse(serialize(fields)), null, 2))).toBe(reference);
+    expect(fingerprintOf(serialize(reordered))).toBe(reference);
+  });
+
+  it('ignores the hash, so a redelivery signed with a rotated key is the same transaction', () => {
+    expect(fingerprintOf(signedBody(fields, 'old-key'))).toBe(
+      fingerprintOf(signedBody(fields, 'new-key')),
+    );
+  });
+
+  it('treats trailing zeros of a fraction as the same amount', () => {
+    expect(fingerprintOf(serialize(fields).replace('1050.7', '1050.70'))).toBe(
+      fingerprintOf(serialize(fields)),
+    );
+  });
+
+  it.each([
+    ['amount', { amount: 1050.71 }],
+    ['status', { status: 'Reject' }],
+    ['message', { message: 'different' }],
+    ['a member added by a newer gateway version', { channel: 'mobile' }],
+  ])('changes when the %s changes', (_name, change) => {
+    expect(fingerprintOf(serialize({ ...fields, ...change }))).not.toBe(
+      fingerprintOf(serialize(fields)),
+    );
+  });
+
+  it('tells a missing message from an empty one', () => {
+    const { message: _message, ...withoutMessage } = fields;
+    expect(fingerprintOf(serialize(withoutMessage))).not.toBe(
+      fingerprintOf(serialize({ ...fields, message: '' })),
+    );
+  });
+});

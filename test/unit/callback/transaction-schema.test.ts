@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { GatewayValue } from '../../../lambda/callback/gateway-signer.js';
+import { serialize } from '../../../lambda/callback/gateway-signer.js';
+import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
+import { parseStrictJson } from '../../../lambda/json/strict-json.js';
+import { transaction } from '../../support/fixtures.js';
+
+function validate(fields: Record<string, GatewayValue>) {
+  return validateTransaction(parseStrictJson(serialize(fields)).value);
+}
+
+function failingFields(fields: Record<string, GatewayValue>): string[] {
+  const result = validate(fields);
+  return result.success ? [] : result.errors.map((error) => error.field);
+}
+
+describe('transaction schema', () => {
+  it('accepts the gateway transaction and keeps numbers as exact decimal text', () => {
+    const result = validate(transaction({ id: 9007199254740993n, amount: 1050.75 }));
+    expect(result.success && result.transaction).toMatchObject({
+      id: '9007199254740993',
+      amount: '1050.75',
+    });
+  });
+
+  it('keeps members added by newer gateway versions, apart from the known fields', () => {
+    const result = validate(transaction({ channel: 'mobile', fee: 12.5 }));
+    expect(result.success && Object.keys(result.transaction.extra)).toEqual(['channel', 'fee']);
+  });
+
+  it('accepts an empty message and a missing message', () => {
+    expect(validate(transaction({ message: '' })).success).toBe(true);
+    const { message: _message, ...withoutMessage } = transaction();
+    expect(validate(withoutMessage).success).toBe(true);
+  });
+
+  it('names every failing field at once', () => {
+    const fields = transaction({
+      id: -1,
+      amount: '100',
+      currency: 'try',
+      type: 'Refund',
+      status: 'Ok',
+      reference: '',
+    });
+    expect(failingFields(fields).sort()).toEqual([
+      'amount',
+      'currency',
+      'id',
+      'reference',
+      'status',
+      'type',
+    ]);
+  });
+
+  it('says a missing field is required', () => {
+    const { username: _username, ...fields } = transaction();
+    const result = validate(fields);
+    expect(result.success ? [] : result.errors).toContainEqual({
+      field: 'username',
+      message: 'is required',
+    });
+  });
+
+  it.each([
+    ['a fractional id', { id: 1.5 }, 'id'],
+    ['an exponent id', { id: 1e21 }, 'id'],
+    ['a negative amount', { amount: -5 }, 'amount'],
+    [
+      'an amount with more digits than DynamoDB keeps',
+      { amount: BigInt(`1${'0'.repeat(38)}`) },
+      'amount',
+    ],
+    ['a reference with a control character', { reference: 'ref\u0000x' }, 'reference'],
+    ['a reference over 256 characters', { reference: 'r'.repeat(257) }, 'reference'],
+    ['a name that is not a string', { firstName: 42 }, 'firstName'],
+    ['a hash that is not a string', { hash: 1 }, 'hash'],
+  ])('rejects %s', (_name, overrides, field) => {
+    expect(failingFields(transaction(overrides as Record<string, GatewayValue>))).toEqual([field]);
+  });
+
+  it('rejects a body that is not an object', () => {
+    for (const body of ['[]', 'null', '"x"', '7']) {
+      const result = validateTransaction(parseStrictJson(body).value);
+      expect(result.success ? [] : result.errors).toEqual([
+        { field: '(body)', message: 'must be a JSON object' },
+      ]);
+    }
+  });
+
+  it('never echoes a submitted value in an error message', () => {
+    const result = validate(transaction({ firstName: 12345678, currency: 'secret-ish' }));
+    const text = JSON.stringify(result);
+    expect(text).not.toContain('12345678');
+    expect(text).not.toContain('secret-ish');
+  });
+});

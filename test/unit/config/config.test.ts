@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../lambda/config/config.js';
+
+describe('configuration', () => {
+  it('reads keys from CALLBACK_API_KEYS, trimming and dropping empty entries', () => {
+    const config = loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: ' k1 , ,k2 ' });
+    expect(config.apiKeys).toEqual({ source: 'environment', keys: ['k1', 'k2'] });
+  });
+
+  it('falls back to the Secrets Manager secret when no keys are listed', () => {
+    const config = loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEY_SECRET_ID: 'callback/keys' });
+    expect(config.apiKeys).toEqual({ source: 'secret', secretId: 'callback/keys' });
+  });
+
+  it('defaults the hash mode to if-present and bounds DynamoDB retries', () => {
+    const config = loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' });
+    expect(config).toMatchObject({
+      hashMode: 'if-present',
+      dynamodb: { timeoutMs: 2000, maxAttempts: 3 },
+    });
+  });
+
+  it('fails fast naming each bad variable, never echoing a value', () => {
+    const attempt = () =>
+      loadConfig({ HASH_MODE: 'sometimes', CALLBACK_API_KEYS: '   ', DYNAMODB_TIMEOUT_MS: 'soon' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/TABLE_NAME/);
+    expect(attempt).toThrow(/HASH_MODE/);
+    expect(attempt).toThrow(/DYNAMODB_TIMEOUT_MS/);
+    expect(attempt).not.toThrow(/sometimes|soon/);
+  });
+
+  it('requires one source of keys', () => {
+    expect(() => loadConfig({ TABLE_NAME: 't' })).toThrow(
+      /CALLBACK_API_KEYS.*CALLBACK_API_KEY_SECRET_ID/,
+    );
+  });
+});
