@@ -33,11 +33,16 @@ export const outcomeHeader = 'x-callback-outcome';
  * unauthenticated request costs no parsing and no DynamoDB call; read the body; hand the delivery
  * to the use case; answer 204, or a problem response from the single error mapping.
  */
-export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
+export type CallbackHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
+export function callbackHttpHandler(dependencies: CallbackHttpDependencies): CallbackHandler {
   const { keys, receive, logger, metrics } = dependencies;
   const now = dependencies.now ?? (() => new Date());
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext>()
+  const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(recordOutcome(logger, metrics))
@@ -56,6 +61,8 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
         body: '',
       };
     });
+  // Lambda passes a plain Context; `authenticate` adds the key before the handler reads it.
+  return handler as unknown as CallbackHandler;
 }
 
 function authenticate(

@@ -60,7 +60,11 @@ export function callbackEvent(
   body: string | null,
   options: { headers?: Record<string, string>; base64?: boolean; requestId?: string } = {},
 ): APIGatewayProxyEvent {
-  const headers = { 'Content-Type': 'application/json', 'x-api-key': specKey, ...options.headers };
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'x-api-key': specKey,
+    ...options.headers,
+  };
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) delete headers[name];
   }
