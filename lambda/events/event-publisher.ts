@@ -1,0 +1,153 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  PutEventsCommand,
+  type PutEventsCommandOutput,
+  type PutEventsRequestEntry,
+} from '@aws-sdk/client-eventbridge';
+
+/** EventBridge's limits for one PutEvents request. */
+export const maxEntriesPerRequest = 10;
+/** The entries of one request must total less than 256 KB, counted as {@link entrySize} does. */
+export const maxRequestBytes = 256 * 1024 - 1;
+
+/** Entry error codes that EventBridge documents as retryable. */
+const retryableErrorCodes = new Set(['InternalFailure', 'ThrottlingException']);
+
+/** What became of one entry. */
+export type EntryOutcome =
+  | { readonly status: 'published'; readonly eventId: string }
+  | { readonly status: 'failed'; readonly errorCode: string }
+  /** Never sent, because an earlier entry failed (see {@link EventBridgePublisher.publish}). */
+  | { readonly status: 'not-sent' };
+
+/** The one SDK call the publisher makes; an `EventBridgeClient`, or a fake in tests. */
+export interface PutEventsClient {
+  send(command: PutEventsCommand): Promise<PutEventsCommandOutput>;
+}
+
+export interface EventPublisher {
+  publish(entries: readonly PutEventsRequestEntry[]): Promise<EntryOutcome[]>;
+}
+
+export interface EventBridgePublisherOptions {
+  /**
+   * Attempts per entry that fails with a retryable code; the SDK already retries whole failed
+   * calls, but a partly failed call is a success to it.
+   * @default 3
+   */
+  readonly maxEntryAttempts?: number;
+  /**
+   * Wait before re-sending the failed entries of a request.
+   * @default full jitter over 100 ms × 2^(attempt - 1)
+   */
+  readonly backoffMs?: (attempt: number) => number;
+}
+
+/**
+ * Publishes entries in PutEvents requests of at most ten entries and 256 KB, in order. A failed
+ * entry is re-sent alone (its request's other entries are already on the bus) up to
+ * {@link EventBridgePublisherOptions.maxEntryAttempts} times.
+ */
+export class EventBridgePublisher implements EventPublisher {
+  private readonly maxEntryAttempts: number;
+  private readonly backoffMs: (attempt: number) => number;
+
+  constructor(
+    private readonly client: PutEventsClient,
+    options: EventBridgePublisherOptions = {},
+  ) {
+    this.maxEntryAttempts = options.maxEntryAttempts ?? 3;
+    this.backoffMs = options.backoffMs ?? ((attempt) => Math.random() * 100 * 2 ** (attempt - 1));
+  }
+
+  /**
+   * One outcome per entry, in order. Requests go out one after another, and after a request that
+   * keeps a failure the rest are `not-sent`: the stream redelivers everything from the first
+   * failed record onward anyway, so sending them now would only publish them twice.
+   */
+  async publish(entries: readonly PutEventsRequestEntry[]): Promise<EntryOutcome[]> {
+    const outcomes: EntryOutcome[] = entries.map(() => ({ status: 'not-sent' }));
+    for (const request of requests(entries)) {
+      const allPublished = await this.send(entries, request, outcomes);
+      if (!allPublished) break;
+    }
+    return outcomes;
+  }
+
+  /** Sends the entries at `indexes`, records their outcomes; true when all were published. */
+  private async send(
+    entries: readonly PutEventsRequestEntry[],
+    indexes: readonly number[],
+    outcomes: EntryOutcome[],
+  ): Promise<boolean> {
+    let pending = indexes;
+    for (let attempt = 1; ; attempt++) {
+      const retry: number[] = [];
+      try {
+        const output = await this.client.send(
+          new PutEventsCommand({
+            Entries: pending.map((index) => entries[index] as PutEventsRequestEntry),
+          }),
+        );
+        pending.forEach((index, position) => {
+          const result = output.Entries?.[position];
+          if (result?.EventId !== undefined && result.ErrorCode === undefined) {
+            outcomes[index] = { status: 'published', eventId: result.EventId };
+          } else {
+            const errorCode = result?.ErrorCode ?? 'MissingResultEntry';
+            outcomes[index] = { status: 'failed', errorCode };
+            if (retryableErrorCodes.has(errorCode)) retry.push(index);
+          }
+        });
+      } catch (error) {
+        // The SDK has already retried the call. Some entries may have been put before it failed
+        // (a timeout, for one): they are published again later, which consumers dedupe.
+        const errorCode = error instanceof Error ? error.name : 'UnknownError';
+        for (const index of pending) outcomes[index] = { status: 'failed', errorCode };
+        return false;
+      }
+      if (retry.length === 0 || attempt >= this.maxEntryAttempts) {
+        return indexes.every((index) => outcomes[index]?.status === 'published');
+      }
+      await sleep(Math.max(0, this.backoffMs(attempt)));
+      pending = retry;
+    }
+  }
+}
+
+/**
+ * The size EventBridge counts for an entry: UTF-8 bytes of source, detail type, detail and
+ * resources, and 14 bytes for a time stamp.
+ */
+export function entrySize(entry: PutEventsRequestEntry): number {
+  const bytes = (text: string | undefined) =>
+    text === undefined ? 0 : Buffer.byteLength(text, 'utf8');
+  let size = entry.Time === undefined ? 0 : 14;
+  size += bytes(entry.Source) + bytes(entry.DetailType) + bytes(entry.Detail);
+  for (const resource of entry.Resources ?? []) size += bytes(resource);
+  return size;
+}
+
+/** Consecutive runs of entry indexes that fit one request each. */
+export function requests(entries: readonly PutEventsRequestEntry[]): number[][] {
+  const runs: number[][] = [];
+  let run: number[] = [];
+  let runBytes = 0;
+  entries.forEach((entry, index) => {
+    const size = entrySize(entry);
+    if (
+      run.length === maxEntriesPerRequest ||
+      (run.length > 0 && runBytes + size > maxRequestBytes)
+    ) {
+      runs.push(run);
+      run = [];
+      runBytes = 0;
+    }
+    // An entry over the limit on its own still goes alone: EventBridge refuses it, and the
+    // refusal sends its record down the failure path instead of stalling here.
+    run.push(index);
+    runBytes += size;
+  });
+  if (run.length > 0) runs.push(run);
+  return runs;
+}

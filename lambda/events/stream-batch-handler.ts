@@ -1,0 +1,27 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import type { Metrics } from '@aws-lambda-powertools/metrics';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import middy from '@middy/core';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+
+export interface StreamBatchHandlerDependencies {
+  readonly publish: (records: readonly DynamoDBRecord[]) => Promise<DynamoDBBatchResponse>;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+/**
+ * The Lambda adapter for the table stream: log context and metrics around the use case. Failures
+ * come back as `batchItemFailures` (the event source mapping must enable
+ * `ReportBatchItemFailures`); only an unexpected error fails the whole invocation.
+ */
+export function streamBatchHandler(dependencies: StreamBatchHandlerDependencies) {
+  const { publish, logger, metrics } = dependencies;
+  return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
+    .handler(async function publishBatch(event) {
+      return publish(event.Records);
+    });
+}

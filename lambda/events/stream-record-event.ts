@@ -1,0 +1,86 @@
+import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type * as z from 'zod';
+import { UnpublishableRecordError } from './errors.js';
+import { fromStreamImage, type ImageObject } from './stream-image.js';
+import {
+  detailTypes,
+  eventSource,
+  type TransactionEvent,
+  transactionCompletedDetailSchema,
+  transactionConflictDetailSchema,
+} from './transaction-event.js';
+
+/**
+ * The event a stream record stands for, or `undefined` for none.
+ *
+ * The receiver only ever inserts, and inserts a reference once (a conditional write), so an
+ * INSERT of a `record: 'transaction'` item is exactly "recorded for the first time". A duplicate
+ * delivery writes nothing and so produces no record at all; MODIFY and REMOVE (an operator's
+ * hand, a future TTL) are not news for consumers. An INSERT of a `record: 'conflict'` item is one
+ * conflicting content for a reference (the same conflict again is not re-inserted).
+ *
+ * @throws UnpublishableRecordError when the record claims to be one of ours but is not valid.
+ */
+export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undefined {
+  if (record.eventName !== 'INSERT') return undefined;
+  const image = record.dynamodb?.NewImage;
+  if (image === undefined) {
+    throw new UnpublishableRecordError(
+      'The INSERT record has no new image; the table stream must be NEW_IMAGE or NEW_AND_OLD_IMAGES',
+    );
+  }
+  const item = fromStreamImage(image);
+  switch (item.record) {
+    case 'transaction':
+      return {
+        detailType: detailTypes.completed,
+        detail: parseDetail(transactionCompletedDetailSchema, item),
+      };
+    case 'conflict': {
+      const transaction = item.transaction;
+      if (transaction === null || typeof transaction !== 'object' || Array.isArray(transaction)) {
+        throw new UnpublishableRecordError('The conflict item has no `transaction` map');
+      }
+      // The item's own `reference` is the derived audit key; the claimed one is inside.
+      return {
+        detailType: detailTypes.conflict,
+        detail: parseDetail(transactionConflictDetailSchema, {
+          ...transaction,
+          fingerprint: item.fingerprint ?? null,
+          receivedAt: item.receivedAt ?? null,
+          hashResult: item.hashResult ?? null,
+          requestId: item.requestId ?? null,
+        }),
+      };
+    }
+    default:
+      // Some other kind of item: not a hand-off.
+      return undefined;
+  }
+}
+
+/** The PutEvents entry for an event. The detail is JSON of strings: no number passes a double. */
+export function putEventsEntry(
+  event: TransactionEvent,
+  eventBusName: string,
+): PutEventsRequestEntry {
+  return {
+    EventBusName: eventBusName,
+    Source: eventSource,
+    DetailType: event.detailType,
+    Detail: JSON.stringify(event.detail),
+  };
+}
+
+function parseDetail<Schema extends z.ZodType>(
+  schema: Schema,
+  item: ImageObject,
+): z.output<Schema> {
+  const result = schema.safeParse(item);
+  if (result.success) return result.data;
+  throw new UnpublishableRecordError(
+    'The stream image is not a valid transaction',
+    result.error.issues.map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`),
+  );
+}

@@ -1,0 +1,101 @@
+import type { EventBridgeEvent } from 'aws-lambda';
+import * as z from 'zod';
+import { transactionShape } from '../callback/transaction-schema.js';
+import { JsonNumber } from '../json/json-number.js';
+import { serviceName } from '../observability/telemetry.js';
+import type { HashResult } from '../storage/transaction-store.js';
+import type { ImageValue } from './stream-image.js';
+
+/**
+ * The events this product puts on its bus, described once: the schemas below are derived from
+ * the receiver's `transactionShape`, so a field the receiver validates is a field consumers get,
+ * checked by the same rules. They are also a whitelist: an item's `rawBody`, `keyId`,
+ * `requestId`, `sourceIp` and index attributes are stripped because they are not listed.
+ */
+
+/** `source` of every event: the product's name. */
+export const eventSource = serviceName;
+
+export const detailTypes = {
+  /** A transaction recorded for the first time: the hand-off to the systems that act on it. */
+  completed: 'Transaction Completed',
+  /** A delivery that claimed a recorded reference with other content: for operators, not crediting. */
+  conflict: 'Transaction Conflict',
+} as const;
+
+export const hashResults = [
+  'verified',
+  'unverified',
+  'not-checked',
+] as const satisfies readonly HashResult[];
+
+/**
+ * A number as DynamoDB holds it (decimal text), checked by the receiver's own rule for that field
+ * and published as text: a JSON number would be parsed into a double by most consumers.
+ */
+const decimalText = (rule: typeof transactionShape.id) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? 'is required' : 'must be decimal text'),
+    })
+    .transform((text) => new JsonNumber(text))
+    .pipe(rule);
+
+/** Members added by newer gateway versions; their numbers are decimal text, like `amount`. */
+const extraValue: z.ZodType<ImageValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.boolean(),
+    z.null(),
+    z.array(extraValue),
+    z.record(z.string(), extraValue),
+  ]),
+);
+
+/*
+ * `hash` is left out on purpose: it is a digest of the body salted with the API key, and every
+ * subscriber of the bus would hold both the body's fields and that digest, which is all an
+ * offline guess at the key needs. Consumers need the verdict, `hashResult`, not the digest.
+ */
+const { hash: _hash, ...publishedFields } = transactionShape;
+
+export const transactionCompletedDetailSchema = z.object({
+  ...publishedFields,
+  id: decimalText(transactionShape.id),
+  amount: decimalText(transactionShape.amount),
+  extra: z.record(z.string(), extraValue).default({}),
+  /** SHA-256 of the canonical transaction: with `reference`, the key consumers dedupe on. */
+  fingerprint: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be a SHA-256 in hex' }),
+  /** When the receiver accepted the callback (ISO-8601, UTC), not when the event was sent. */
+  receivedAt: z.iso.datetime(),
+  hashResult: z.enum(hashResults),
+});
+
+/** The conflicting delivery's content, and the request id that finds its log lines. */
+export const transactionConflictDetailSchema = transactionCompletedDetailSchema.extend({
+  requestId: z.string().min(1),
+});
+
+export type TransactionCompletedDetail = z.output<typeof transactionCompletedDetailSchema>;
+export type TransactionConflictDetail = z.output<typeof transactionConflictDetailSchema>;
+
+/** What a consumer's Lambda target receives, for typing handlers. */
+export type TransactionCompletedEvent = EventBridgeEvent<
+  typeof detailTypes.completed,
+  TransactionCompletedDetail
+>;
+export type TransactionConflictEvent = EventBridgeEvent<
+  typeof detailTypes.conflict,
+  TransactionConflictDetail
+>;
+
+/** One event to publish, before it becomes a PutEvents entry. */
+export type TransactionEvent =
+  | {
+      readonly detailType: typeof detailTypes.completed;
+      readonly detail: TransactionCompletedDetail;
+    }
+  | {
+      readonly detailType: typeof detailTypes.conflict;
+      readonly detail: TransactionConflictDetail;
+    };
