@@ -1,0 +1,97 @@
+import { Duration } from 'aws-cdk-lib';
+import type { Stage } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  type MetricOptions,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Construct } from 'constructs';
+import { outcomeMetric, outcomes } from './outcome-metrics.js';
+
+export interface CallbackDashboardProps {
+  readonly stage: Stage;
+  readonly function: IFunction;
+  readonly table: ITable;
+}
+
+const period = Duration.minutes(1);
+
+/** One screen for the receiver: what came in, how fast, and what failed. */
+export class CallbackDashboard extends Construct {
+  readonly dashboard: Dashboard;
+
+  constructor(scope: Construct, id: string, props: CallbackDashboardProps) {
+    super(scope, id);
+    const { stage, table } = props;
+    const fn = props.function;
+    // p50 and p99 of one latency metric, labelled.
+    const percentiles = (name: string, metric: (options: MetricOptions) => IMetric) =>
+      ['p50', 'p99'].map((statistic) =>
+        metric({ statistic, period, label: `${name} ${statistic}` }),
+      );
+
+    this.dashboard = new Dashboard(this, 'Dashboard', {
+      defaultInterval: Duration.hours(3),
+    });
+
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Callbacks per outcome',
+        width: 24,
+        stacked: true,
+        left: outcomes.map((outcome) => outcomeMetric(outcome, { period })),
+      }),
+    );
+
+    // Latency from AWS metrics: what the gateway saw end to end, and inside the function.
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Latency p50 / p99 (ms)',
+        width: 12,
+        left: [
+          ...percentiles('API', (options) => stage.metricLatency(options)),
+          ...percentiles('Integration', (options) => stage.metricIntegrationLatency(options)),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Function duration p50 / p99 (ms)',
+        width: 12,
+        left: percentiles('Function', (options) => fn.metricDuration(options)),
+      }),
+    );
+
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Errors: API Gateway',
+        width: 8,
+        left: [
+          stage.metricClientError({ statistic: 'Sum', period, label: '4xx' }),
+          stage.metricServerError({ statistic: 'Sum', period, label: '5xx' }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Errors: function',
+        width: 8,
+        left: [
+          fn.metricErrors({ statistic: 'Sum', period, label: 'Errors' }),
+          fn.metricThrottles({ statistic: 'Sum', period, label: 'Throttles' }),
+          outcomeMetric('StoreUnavailable', { period }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Errors: DynamoDB throttles (PutItem + GetItem)',
+        width: 8,
+        left: [
+          table.metricThrottledRequestsForOperations({
+            operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
+            statistic: 'Sum',
+            period,
+          }),
+        ],
+      }),
+    );
+  }
+}

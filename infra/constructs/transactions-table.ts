@@ -1,0 +1,62 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import {
+  AttributeType,
+  BillingMode,
+  ProjectionType,
+  StreamViewType,
+  Table,
+  TableEncryption,
+} from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { Construct } from 'constructs';
+import { type TableDefinition, transactionsTable } from '../../lambda/storage/table-definition.js';
+
+export interface TransactionsTableProps {
+  /**
+   * Customer-managed key for encryption at rest.
+   * @default - the AWS-owned DynamoDB key (no KMS charges, no key policy to manage)
+   */
+  readonly encryptionKey?: IKey;
+  /**
+   * Key schema and indexes; the shared definition local mode and the tests use too.
+   * @default transactionsTable
+   */
+  readonly definition?: TableDefinition;
+}
+
+/** The transactions table, built from the shared definition so AWS and local mode cannot drift. */
+export class TransactionsTable extends Construct {
+  readonly table: Table;
+
+  constructor(scope: Construct, id: string, props: TransactionsTableProps = {}) {
+    super(scope, id);
+    const definition = props.definition ?? transactionsTable;
+
+    this.table = new Table(this, 'Table', {
+      partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
+      // On demand: callback traffic follows the gateway's bursts, not a steady rate.
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      // PITR: a bad deploy or a mistaken script can be rolled back to any second of 35 days.
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // The table is the system of record for payments: neither an API call nor a stack
+      // deletion may drop it. `cdk destroy` leaves it behind (RETAIN).
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      ...(props.encryptionKey
+        ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }
+        : { encryption: TableEncryption.DEFAULT }),
+      // New images only: downstream consumers need what was stored, never the before-image.
+      stream: StreamViewType.NEW_IMAGE,
+    });
+
+    // Every index from the definition, all attributes projected so a query needs no fetch-back.
+    for (const index of definition.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        projectionType: ProjectionType.ALL,
+      });
+    }
+  }
+}

@@ -1,0 +1,90 @@
+import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, test } from 'vitest';
+import { keyAttributeNames, transactionsTable } from '../../lambda/storage/table-definition.js';
+import { synthesize } from './synth.js';
+
+const synth = synthesize();
+const { template, stack } = synth;
+
+describe('transactions table', () => {
+  test('is keyed by the partition key of the shared definition (reference)', () => {
+    expect(transactionsTable.partitionKey).toBe('reference');
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      KeySchema: [{ AttributeName: transactionsTable.partitionKey, KeyType: 'HASH' }],
+    });
+  });
+
+  test('bills on demand', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { BillingMode: 'PAY_PER_REQUEST' });
+  });
+
+  test('has point-in-time recovery', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+    });
+  });
+
+  test('has deletion protection', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', { DeletionProtectionEnabled: true });
+  });
+
+  test('is retained when the stack is deleted or the table replaced', () => {
+    template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+    });
+  });
+
+  test('is encrypted with the AWS-owned key by default (no KMS key in the stack)', () => {
+    // SSEEnabled false is DynamoDB's way of saying "AWS-owned key"; KMS would say true.
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      SSESpecification: { SSEEnabled: false },
+    });
+    template.resourceCountIs('AWS::KMS::Key', 0);
+  });
+
+  test('creates every index of the shared definition, projecting all attributes', () => {
+    for (const index of transactionsTable.indexes) {
+      template.hasResourceProperties('AWS::DynamoDB::Table', {
+        GlobalSecondaryIndexes: Match.arrayWith([
+          {
+            IndexName: index.indexName,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ]),
+      });
+    }
+  });
+
+  test('has no index beyond the shared definition', () => {
+    const indexes = new Capture();
+    template.hasResourceProperties('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: indexes });
+    expect(indexes.asArray()).toHaveLength(transactionsTable.indexes.length);
+  });
+
+  test('defines exactly the key attributes of the definition, all strings', () => {
+    const definitions = new Capture();
+    template.hasResourceProperties('AWS::DynamoDB::Table', { AttributeDefinitions: definitions });
+    expect(definitions.asArray()).toEqual(
+      expect.arrayContaining(
+        keyAttributeNames().map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      ),
+    );
+    expect(definitions.asArray()).toHaveLength(keyAttributeNames().length);
+  });
+
+  test('streams new images for downstream consumers', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'NEW_IMAGE' },
+    });
+  });
+
+  test('is exposed on the stack, stream included, for constructs added later', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    expect(stack.table.tableStreamArn).toBeDefined();
+  });
+});
