@@ -21,9 +21,10 @@ export interface ApiKeySecretProps {
 
 /**
  * The Secrets Manager secret holding the API keys the gateway presents. Its value is never in
- * the template: a created secret starts with an empty key list (`{"keys":[]}` plus a random
- * placeholder field), so the receiver refuses everything until an operator runs
- * `put-secret-value` after deploy.
+ * the template: a created secret starts as an empty key list (`{"keys":[]}` plus a random
+ * placeholder field). Until an operator runs `put-secret-value` the receiver records nothing:
+ * a request without a key gets 401, one with a key 503 + Retry-After (no key can be loaded), so
+ * the gateway keeps retrying instead of giving up.
  */
 export class ApiKeySecret extends Construct {
   readonly secret: ISecret;
@@ -68,9 +69,9 @@ export class ApiKeySecret extends Construct {
         generateStringKey: 'placeholder',
         excludePunctuation: true,
       },
-      // A created secret only holds a credential the gateway issued; `cdk destroy` deletes it
-      // (Secrets Manager keeps it recoverable for the 30-day recovery window) rather than leave
-      // a live credential behind with no stack owning it.
+      // A created secret only holds a credential the gateway issued (and can reissue);
+      // `cdk destroy` deletes it rather than leave a live credential that no stack owns.
+      // An existing secret (existingSecretName) is never touched.
       removalPolicy: RemovalPolicy.DESTROY,
     });
     acknowledgeFinding(
