@@ -3,7 +3,12 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
-import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import type {
+  Context,
+  DynamoDBBatchResponse,
+  DynamoDBRecord,
+  DynamoDBStreamEvent,
+} from 'aws-lambda';
 
 export interface StreamBatchHandlerDependencies {
   readonly publish: (records: readonly DynamoDBRecord[]) => Promise<DynamoDBBatchResponse>;
@@ -11,12 +16,20 @@ export interface StreamBatchHandlerDependencies {
   readonly metrics: Metrics;
 }
 
+/** The handler as Lambda calls it. */
+export type StreamBatchHandler = (
+  event: DynamoDBStreamEvent,
+  context: Context,
+) => Promise<DynamoDBBatchResponse>;
+
 /**
  * The Lambda adapter for the table stream: log context and metrics around the use case. Failures
  * come back as `batchItemFailures` (the event source mapping must enable
  * `ReportBatchItemFailures`); only an unexpected error fails the whole invocation.
  */
-export function streamBatchHandler(dependencies: StreamBatchHandlerDependencies) {
+export function streamBatchHandler(
+  dependencies: StreamBatchHandlerDependencies,
+): StreamBatchHandler {
   const { publish, logger, metrics } = dependencies;
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
