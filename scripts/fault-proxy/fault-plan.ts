@@ -1,0 +1,45 @@
+import { type RandomSource, randomInt, seededRandom } from './seeded-random.js';
+
+/**
+ * What the proxy does to one DynamoDB request:
+ * - `throttle`: answers 400 `ThrottlingException` without reaching the engine;
+ * - `server-error`: answers 500 `InternalServerError` without reaching the engine;
+ * - `delay`: holds the request longer than the SDK waits, then forwards it (it may land after
+ *   the caller gave up, as a slow request to DynamoDB can);
+ * - `land-then-drop`: forwards the request, lets the engine apply it, then drops the connection
+ *   instead of replying (the write lands, the reply is lost).
+ */
+export const faultKinds = ['throttle', 'server-error', 'delay', 'land-then-drop'] as const;
+export type FaultKind = (typeof faultKinds)[number];
+export type Decision = 'pass' | FaultKind;
+
+export interface FaultPlanOptions {
+  /** Share of requests that get a fault, from 0 to 1. */
+  readonly fraction: number;
+  /** The seed of the random choices; the same seed and arrival order give the same faults. */
+  readonly seed: number;
+  /** The faults to choose from, equally likely (default: all of {@link faultKinds}). */
+  readonly kinds?: readonly FaultKind[];
+  /** Only these DynamoDB operations (e.g. `PutItem`) get faults (default: every operation). */
+  readonly operations?: readonly string[];
+}
+
+/** Decides, request by request in arrival order, whether and how to fail it. */
+export type FaultPlan = (operation: string) => Decision;
+
+export function faultPlan(options: FaultPlanOptions): FaultPlan {
+  if (!(options.fraction >= 0 && options.fraction <= 1)) {
+    throw new RangeError('fraction must be between 0 and 1');
+  }
+  const kinds = options.kinds ?? faultKinds;
+  if (kinds.length === 0) throw new RangeError('kinds must name at least one fault');
+  const operations = options.operations ? new Set(options.operations) : undefined;
+  const random: RandomSource = seededRandom(options.seed);
+  return function decide(operation) {
+    // Two draws for every request, faulted or not, so one decision never shifts the next.
+    const draw = random();
+    const kind = kinds[randomInt(random, kinds.length)] as FaultKind;
+    if (operations && !operations.has(operation)) return 'pass';
+    return draw < options.fraction ? kind : 'pass';
+  };
+}
