@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/** One HTTP request as the local server read it, before API Gateway's translation. */
+export interface HttpRequest {
+  readonly method: string;
+  /** Path and query as sent, e.g. `/callback?attempt=2`. */
+  readonly target: string;
+  /** Node's `rawHeaders`: names and values alternating, names as the client spelled them. */
+  readonly rawHeaders: readonly string[];
+  readonly body: Buffer;
+  readonly sourceIp: string;
+  readonly localPort: number;
+  readonly httpVersion: string;
+}
+
+export interface EventContext {
+  readonly requestId: string;
+  readonly stage: string;
+  /** The API resource the request matched, e.g. `/callback`. */
+  readonly resource: string;
+  readonly receivedAt: Date;
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The REST API proxy event (payload 1.0) that API Gateway hands the function for this request:
+ * - `headers` holds the last value of a repeated header and `multiValueHeaders` all of them,
+ *   names as the client spelled them; API Gateway adds `X-Forwarded-*` and `X-Amzn-Trace-Id`;
+ * - query parameters the same way, decoded; both `null` when there are none;
+ * - the body as text, `null` when empty, and base64 with `isBase64Encoded` when its bytes are not
+ *   UTF-8, so that the function, not the adapter, decides what to do with them.
+ */
+export function toApiGatewayEvent(
+  request: HttpRequest,
+  context: EventContext,
+): APIGatewayProxyEvent {
+  const url = new URL(request.target, 'http://localhost');
+  const path = decodePath(url.pathname);
+  const traceId = amznTraceId(context.receivedAt);
+  const sent = headerPairs(request.rawHeaders);
+  const forwardedFor = lastValue(sent, 'x-forwarded-for');
+  const added: [string, string][] = [
+    ['X-Amzn-Trace-Id', traceId],
+    ['X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${request.sourceIp}` : request.sourceIp],
+    ['X-Forwarded-Port', String(request.localPort)],
+    ['X-Forwarded-Proto', 'http'],
+  ];
+  // API Gateway sets these itself, replacing whatever the client sent.
+  const replaced = new Set(added.map(([name]) => name.toLowerCase()));
+  const pairs = [...sent.filter(([name]) => !replaced.has(name.toLowerCase())), ...added];
+  const { single: headers, multi: multiValueHeaders } = group(pairs);
+  const query = [...url.searchParams.entries()];
+  const { single: queryStringParameters, multi: multiValueQueryStringParameters } = group(query);
+  const userAgent = lastValue(sent, 'user-agent') ?? null;
+  const host = lastValue(sent, 'host') ?? `127.0.0.1:${request.localPort}`;
+
+  return {
+    resource: context.resource,
+    path,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: query.length > 0 ? queryStringParameters : null,
+    multiValueQueryStringParameters: query.length > 0 ? multiValueQueryStringParameters : null,
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      authorizer: undefined,
+      domainName: host,
+      domainPrefix: host.split('.')[0] ?? host,
+      extendedRequestId: context.requestId,
+      httpMethod: request.method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: request.sourceIp,
+        user: null,
+        userAgent,
+        userArn: null,
+      },
+      path: `/${context.stage}${path}`,
+      protocol: `HTTP/${request.httpVersion}`,
+      requestId: context.requestId,
+      requestTime: requestTime(context.receivedAt),
+      requestTimeEpoch: context.receivedAt.getTime(),
+      resourceId: 'local',
+      resourcePath: context.resource,
+      stage: context.stage,
+    },
+    ...eventBody(request.body),
+  };
+}
+
+function eventBody(bytes: Buffer): Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'> {
+  if (bytes.length === 0) return { body: null, isBase64Encoded: false };
+  try {
+    return { body: strictUtf8.decode(bytes), isBase64Encoded: false };
+  } catch {
+    return { body: bytes.toString('base64'), isBase64Encoded: true };
+  }
+}
+
+function headerPairs(rawHeaders: readonly string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    pairs.push([rawHeaders[i] as string, rawHeaders[i + 1] as string]);
+  }
+  return pairs;
+}
+
+function lastValue(pairs: readonly [string, string][], name: string): string | undefined {
+  let value: string | undefined;
+  for (const [key, entry] of pairs) if (key.toLowerCase() === name) value = entry;
+  return value;
+}
+
+/**
+ * Last value in `single`, every value in `multi`. Header names are case-insensitive: repeats
+ * spelled differently are one header, kept under the spelling first seen.
+ */
+function group(pairs: readonly [string, string][]): {
+  single: Record<string, string>;
+  multi: Record<string, string[]>;
+} {
+  const single: Record<string, string> = {};
+  const multi: Record<string, string[]> = {};
+  const spelling = new Map<string, string>();
+  for (const [name, value] of pairs) {
+    const key = spelling.get(name.toLowerCase()) ?? name;
+    spelling.set(name.toLowerCase(), key);
+    single[key] = value;
+    multi[key] ??= [];
+    multi[key].push(value);
+  }
+  return { single, multi };
+}
+
+function decodePath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname;
+  }
+}
+
+/** `Root=1-<epoch seconds hex>-<96-bit random hex>`, the X-Ray trace header format. */
+function amznTraceId(at: Date): string {
+  const seconds = Math.floor(at.getTime() / 1000)
+    .toString(16)
+    .padStart(8, '0');
+  return `Root=1-${seconds}-${randomBytes(12).toString('hex')}`;
+}
+
+const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `$context.requestTime`: `22/Nov/2026:03:04:05 +0000`. */
+function requestTime(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return (
+    `${pad(at.getUTCDate())}/${months[at.getUTCMonth()]}/${at.getUTCFullYear()}:` +
+    `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} +0000`
+  );
+}

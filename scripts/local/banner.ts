@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { isAbsolute, relative } from 'node:path';
+import { callbackBody } from '../shared/gateway-callback.js';
+import type { LocalServer } from './local-server.js';
+
+/**
+ * What `npm start` prints once it answers: where to send callbacks, with which key, where the
+ * data lives, and one curl line that records a real (signed) callback when pasted.
+ */
+export function banner(server: LocalServer, hashMode: string, cwd = process.cwd()): string {
+  const lines = [
+    'Callback receiver running in local mode (the Lambda handler behind a local API Gateway)',
+    '',
+    `  URL        POST ${server.url}`,
+    `  API key    ${server.apiKey}`,
+    `             ${describeKeySource(server, cwd)}`,
+    `  Data       ${describeData(server, cwd)}`,
+    `  Table      ${server.tableName}${server.tableCreated ? ' (created now)' : ''}`,
+    `  Hash mode  ${hashMode}`,
+    '',
+    'Record a callback:',
+    `  ${curlLine(server)}`,
+    '',
+    'In another shell:',
+    '  npm run simulate -- --count 200 --duplicates 0.1',
+    `  npm run query -- list --since ${new Date().toISOString().slice(0, 10)}`,
+    '',
+    'Ctrl-C stops the server after the callbacks in flight are recorded.',
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function describeKeySource(server: LocalServer, cwd: string): string {
+  const source = server.keySource;
+  if (source.kind === 'environment') {
+    return source.count > 1
+      ? `from CALLBACK_API_KEYS (${source.count} keys accepted; the first is shown)`
+      : 'from CALLBACK_API_KEYS';
+  }
+  if (!source.file) return 'generated for this run (set CALLBACK_API_KEYS to choose one)';
+  const where = shortPath(source.file, cwd);
+  return source.reused
+    ? `development key from ${where} (set CALLBACK_API_KEYS to choose one)`
+    : `development key generated now, saved in ${where} (set CALLBACK_API_KEYS to choose one)`;
+}
+
+function describeData(server: LocalServer, cwd: string): string {
+  if (!server.engine.embedded)
+    return `DynamoDB at ${server.engine.endpoint} (AWS_ENDPOINT_URL_DYNAMODB)`;
+  if (server.data.kind === 'memory') {
+    return `in memory, gone when the server stops (embedded DynamoDB at ${server.engine.endpoint})`;
+  }
+  return `${shortPath(server.data.dir, cwd)}/ (embedded DynamoDB, kept across restarts)`;
+}
+
+/** Relative to the working directory when inside it, else absolute. */
+function shortPath(path: string, cwd: string): string {
+  const inside = relative(cwd, path);
+  return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside;
+}
+
+/** A Turkish-named withdrawal with a fresh reference: pasting it twice shows a duplicate. */
+export function curlLine(server: Pick<LocalServer, 'url' | 'apiKey'>): string {
+  const body = callbackBody(
+    {
+      id: '1048577',
+      username: 'deniz.kaya',
+      firstName: 'Çağrı',
+      lastName: 'Öztürk',
+      amount: '250075',
+      currency: 'TRY',
+      type: 'Withdrawal',
+      status: 'Confirm',
+      message: 'Ödeme onaylandı',
+      reference: randomUUID(),
+    },
+    server.apiKey,
+  );
+  return [
+    'curl -i',
+    shellQuote(server.url),
+    "-H 'content-type: application/json'",
+    `-H ${shellQuote(`x-api-key: ${server.apiKey}`)}`,
+    `--data-raw ${shellQuote(body)}`,
+  ].join(' ');
+}
+
+/** POSIX single quotes; a quote inside becomes `'\''`. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
+}

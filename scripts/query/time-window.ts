@@ -1,0 +1,49 @@
+import { UsageError } from '../shared/cli-errors.js';
+
+/** `[since, until)` as the ISO-8601 strings `receivedAt` holds, plus the UTC days it touches. */
+export interface TimeWindow {
+  readonly since: string;
+  /** Inclusive upper bound for `BETWEEN`: one millisecond before `until`. */
+  readonly lastIncluded: string;
+  /** `YYYY-MM-DD`, newest first: the day buckets of the `byReceivedShard` index. */
+  readonly days: readonly string[];
+}
+
+/** More days than this is almost surely a typo in `--since`; each day costs sixteen queries. */
+export const maxWindowDays = 366;
+
+export function timeWindow(since: string, until: string | undefined, now = new Date()): TimeWindow {
+  const from = parseInstant('--since', since);
+  const to = until === undefined ? new Date(now.getTime() + 1) : parseInstant('--until', until);
+  if (to.getTime() <= from.getTime()) throw new UsageError('--until must be later than --since');
+  const last = new Date(to.getTime() - 1);
+  const days: string[] = [];
+  const day = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), last.getUTCDate()));
+  const firstDay = from.toISOString().slice(0, 10);
+  for (;;) {
+    const text = day.toISOString().slice(0, 10);
+    days.push(text);
+    if (text <= firstDay) break;
+    if (days.length > maxWindowDays) {
+      throw new UsageError(
+        `the window spans more than ${maxWindowDays} days; narrow --since/--until`,
+      );
+    }
+    day.setUTCDate(day.getUTCDate() - 1);
+  }
+  return { since: from.toISOString(), lastIncluded: last.toISOString(), days };
+}
+
+/** An ISO-8601 date or date-time; a date alone is midnight UTC. */
+function parseInstant(option: string, value: string): Date {
+  const isoLike =
+    /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+  const date = new Date(value.replace(' ', 'T'));
+  if (!isoLike.test(value) || Number.isNaN(date.getTime())) {
+    throw new UsageError(
+      `${option} must be an ISO-8601 date or time (2026-11-22, 2026-11-22T10:00Z), got ${value}`,
+    );
+  }
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
+  return date;
+}

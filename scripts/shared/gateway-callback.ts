@@ -1,0 +1,68 @@
+import { escapeNonAscii } from '../../lambda/callback/callback-hash.js';
+import { type GatewayValue, serialize, signedBody } from '../../lambda/callback/gateway-signer.js';
+import { JsonNumber } from '../../lambda/json/json-number.js';
+
+/**
+ * A callback as the payment gateway builds it. Numbers are held as their decimal text so that an
+ * id beyond 2^53 goes on the wire digit for digit, as the gateway's own serializer writes it.
+ */
+export interface GatewayTransaction {
+  /** Decimal digits, written as a JSON number. */
+  readonly id: string;
+  readonly username: string;
+  readonly firstName: string;
+  readonly lastName: string;
+  /** Minor units as JSON number text, e.g. `250075`. */
+  readonly amount: string;
+  readonly currency: string;
+  readonly type: 'Deposit' | 'Withdrawal';
+  readonly status: 'Confirm' | 'Reject';
+  readonly message: string;
+  readonly reference: string;
+}
+
+export interface CallbackBodyOptions {
+  /** Sign the body (default), or send `"hash":""` as a gateway with hashing switched off does. */
+  readonly hash?: boolean;
+  /** Non-ASCII on the wire as `\u` escapes like the hashed text (default), or as raw UTF-8. */
+  readonly wire?: 'escaped' | 'utf8';
+}
+
+/**
+ * The body the gateway POSTs: compact JSON in the published member order, signed by the
+ * receiver's own signer (lambda/callback/gateway-signer.ts), so simulator and verifier cannot
+ * drift apart.
+ */
+export function callbackBody(
+  transaction: GatewayTransaction,
+  key: string,
+  options: CallbackBodyOptions = {},
+): string {
+  const members = gatewayMembers(transaction);
+  const wire = options.wire ?? 'escaped';
+  if (options.hash !== false) return signedBody(members, key, { wire });
+  const body = serialize({ ...members, hash: '' });
+  return wire === 'utf8' ? body : escapeNonAscii(body, 'lower');
+}
+
+const plainDecimal = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/** The members in the order the gateway emits them (shared/spec/hash.md, point 2). */
+function gatewayMembers(t: GatewayTransaction): Record<string, GatewayValue> {
+  // Written unquoted into the JSON text, so they must be plain decimals.
+  if (!plainDecimal.test(t.id) || !plainDecimal.test(t.amount)) {
+    throw new Error(`id and amount must be plain decimals, got ${t.id} and ${t.amount}`);
+  }
+  return {
+    id: new JsonNumber(t.id),
+    username: t.username,
+    firstName: t.firstName,
+    lastName: t.lastName,
+    amount: new JsonNumber(t.amount),
+    currency: t.currency,
+    type: t.type,
+    status: t.status,
+    message: t.message,
+    reference: t.reference,
+  };
+}

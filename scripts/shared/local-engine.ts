@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { createTableInput } from '../../lambda/storage/create-table-input.js';
+import { transactionsTable } from '../../lambda/storage/table-definition.js';
+import { type RunningEngine, startDynalite } from '../dynalite/start.js';
+import type { LocalData } from './local-data.js';
+
+/**
+ * The embedded DynamoDB (dynalite) over the data folder, or in memory. The caller must hold the
+ * folder's lock (data-lock.ts): LevelDB allows one process per folder.
+ */
+export function startEmbeddedEngine(data: LocalData): Promise<RunningEngine> {
+  return startDynalite(data.kind === 'disk' ? { path: data.engineDir } : {});
+}
+
+/** Local engines check no signature, but the SDK insists on a region and some credentials. */
+export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
+export const localRegion = 'us-east-1';
+
+export function localDynamoDbClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+}
+
+/**
+ * Makes sure the table exists with the indexes the code queries. Creates it when missing and
+ * `create` is set (a local engine); against AWS a missing table is an error, since the stack owns
+ * it. An existing table without one of the indexes is an error either way: queries would fail
+ * later with a less helpful message.
+ */
+export async function ensureTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: { create: boolean },
+): Promise<'created' | 'exists'> {
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+    const missing = transactionsTable.indexes
+      .map((index) => index.indexName)
+      .filter((name) => !present.has(name));
+    if (missing.length > 0) {
+      throw new Error(
+        `Table ${tableName} lacks the index(es) ${missing.join(', ')}: it was not created from ` +
+          'lambda/storage/table-definition.ts. Delete it (or the data folder) and start again.',
+      );
+    }
+    return 'exists';
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (!options.create) {
+      throw new Error(
+        `Table ${tableName} does not exist at this endpoint. Deploy the stack, or set TABLE_NAME.`,
+      );
+    }
+  }
+  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  await waitUntilActive(client, tableName);
+  return 'created';
+}
+
+/** Polls briefly: local engines take well under a second, the SDK waiter's minimum delay. */
+async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE in 60 s`);
+    await sleep(50);
+  }
+}

@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { splitKeys } from '../../lambda/config/config.js';
+import { type LockOwner, readLockOwner } from './data-lock.js';
+import type { LocalData } from './local-data.js';
+
+/** The `npm start` server holding this data folder, once it answers. */
+export async function runningServer(data: LocalData): Promise<LockOwner | undefined> {
+  if (data.kind === 'memory') return undefined;
+  const owner = await readLockOwner(data.lockFile);
+  return owner?.role === 'server' && owner.url ? owner : undefined;
+}
+
+/**
+ * The key local mode accepts: the first of `CALLBACK_API_KEYS`, else the development key that
+ * `npm start` generated in the data folder. For the local server only: never sent elsewhere.
+ */
+export async function localApiKey(
+  data: LocalData,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string | undefined> {
+  const [first] = splitKeys(env.CALLBACK_API_KEYS ?? '');
+  if (first) return first;
+  if (data.kind === 'memory') return undefined;
+  try {
+    return (await readFile(data.devKeyFile, 'utf8')).trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    const { hostname } = new URL(url);
+    return (
+      hostname === 'localhost' ||
+      hostname.endsWith('.localhost') ||
+      hostname === '[::1]' ||
+      /^127\.\d+\.\d+\.\d+$/.test(hostname)
+    );
+  } catch {
+    return false;
+  }
+}
