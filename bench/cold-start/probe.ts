@@ -1,0 +1,29 @@
+/**
+ * Runs in a fresh Node 24 process: loads one bundle, answers one callback, reports when each
+ * step finished on file descriptor 3 (stdout stays the handler's log stream) and exits. Times are
+ * `performance.now()`, milliseconds since the process started. Compiled to plain JS before use,
+ * so no TypeScript loader adds to what is measured.
+ */
+import { writeSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+
+type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
+
+const started = performance.now();
+const bundle = process.env.BENCH_PROBE_BUNDLE ?? '';
+const event = JSON.parse(process.env.BENCH_PROBE_EVENT ?? '{}') as unknown;
+const context = {
+  functionName: 'cold-start-probe',
+  functionVersion: '$LATEST',
+  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:cold-start-probe',
+  memoryLimitInMB: '512',
+  awsRequestId: `probe-${process.pid}`,
+  getRemainingTimeInMillis: () => 10_000,
+};
+
+const { handler } = (await import(pathToFileURL(bundle).href)) as { handler: Handler };
+const loaded = performance.now();
+const response = await handler(event, context);
+const answered = performance.now();
+writeSync(3, `${JSON.stringify({ started, loaded, answered, status: response.statusCode })}\n`);
+process.exit(0);

@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { signed, specKey, transaction } from '../../test/support/fixtures.js';
+import { repositoryRoot } from '../cold-start/bundle.js';
+import {
+  createBenchTables,
+  type Engine,
+  engineClient,
+  localAwsEnvironment,
+} from '../support/engines.js';
+import { cleanEnvironment, node24 } from '../support/node24.js';
+import { median } from '../support/stats.js';
+import type { SubjectName } from '../support/subject.js';
+
+export interface EndToEndOptions {
+  readonly engine: Engine;
+  readonly connections: number;
+  readonly durationSeconds: number;
+  readonly warmupSeconds: number;
+  /** Measured runs per receiver, in the order ours, baseline, baseline, ours, ... */
+  readonly rounds: number;
+}
+
+export interface EndToEndResult {
+  readonly subject: SubjectName;
+  /** Medians over the rounds. */
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Summed over the rounds: connection errors, timeouts and non-2xx answers. */
+  readonly errors: number;
+  readonly requests: number;
+}
+
+/**
+ * Each receiver in its own server process on DynamoDB Local, loaded by autocannon at a fixed
+ * number of connections for a fixed time. Every request is a new callback (fresh reference,
+ * signed), so each one costs the receiver its full write path. Runs alternate ours, baseline,
+ * baseline, ours so that a drifting engine (its tables grow) weighs on both alike.
+ */
+export async function measureEndToEnd(options: EndToEndOptions): Promise<EndToEndResult[]> {
+  const client = engineClient(options.engine.endpoint);
+  const tables = await createBenchTables(client).finally(() => client.destroy());
+  const environments: Record<SubjectName, Record<string, string>> = {
+    ours: { TABLE_NAME: tables.ours },
+    baseline: {
+      TABLE_NAME: tables.baseline.transactions,
+      IDEMPOTENCY_TABLE_NAME: tables.baseline.idempotency,
+    },
+  };
+  const runs: Record<SubjectName, LoadRun[]> = { ours: [], baseline: [] };
+  const order: SubjectName[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    const pair: SubjectName[] = ['ours', 'baseline'];
+    order.push(...(round % 2 === 0 ? pair : pair.reverse()));
+  }
+  for (const subject of order) {
+    const server = await startServer(subject, {
+      ...localAwsEnvironment,
+      ...environments[subject],
+      AWS_ENDPOINT_URL_DYNAMODB: options.engine.endpoint,
+      CALLBACK_API_KEYS: specKey,
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+    });
+    try {
+      if (options.warmupSeconds > 0) {
+        await load(server.url, options.connections, options.warmupSeconds);
+      }
+      runs[subject].push(await load(server.url, options.connections, options.durationSeconds));
+    } finally {
+      await server.stop();
+    }
+  }
+  return (['ours', 'baseline'] as const).map((subject) => ({
+    subject,
+    requestsPerSecond: median(runs[subject].map((run) => run.requestsPerSecond)),
+    p50Ms: median(runs[subject].map((run) => run.p50Ms)),
+    p99Ms: median(runs[subject].map((run) => run.p99Ms)),
+    errors: runs[subject].reduce((sum, run) => sum + run.errors, 0),
+    requests: runs[subject].reduce((sum, run) => sum + run.requests, 0),
+  }));
+}
+
+interface LoadRun {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly errors: number;
+  readonly requests: number;
+}
+
+async function load(url: string, connections: number, seconds: number): Promise<LoadRun> {
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': specKey },
+    requests: [
+      {
+        // A new callback per request: signing happens in the load generator, not the server.
+        setupRequest: (request) => ({ ...request, body: signed(transaction()) }),
+      },
+    ],
+  });
+  return {
+    requestsPerSecond: result.requests.average,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+  };
+}
+
+async function startServer(subject: SubjectName, env: Record<string, string>) {
+  const child = spawn(
+    node24(),
+    ['--import', 'tsx', join(repositoryRoot, 'bench/end-to-end/serve.ts'), subject],
+    {
+      cwd: repositoryRoot,
+      env: cleanEnvironment(env),
+      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    },
+  );
+  let errors = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    errors = (errors + chunk.toString('utf8')).slice(-4_000);
+  });
+  const exited = once(child, 'exit');
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdio[3]?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const line = text.split('\n')[0];
+      if (text.includes('\n') && line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    void exited.then(([code]) =>
+      reject(new Error(`${subject} server exited with ${code} before listening:\n${errors}`)),
+    );
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BenchmarkResults } from '../benchmark.js';
+import { chartSvg } from './chart.js';
+import { conditions, markdownReport } from './markdown.js';
+
+export interface WrittenResults {
+  readonly markdown: string;
+  readonly files: readonly string[];
+}
+
+/** `latest.md` (table and conditions), `latest.json` (everything measured), `benchmark.svg`. */
+export async function writeResults(
+  results: BenchmarkResults,
+  outDir: string,
+): Promise<WrittenResults> {
+  await mkdir(outDir, { recursive: true });
+  const markdown = `${markdownReport(results)}\n${conditions(results)}\n`;
+  const files = {
+    markdown: join(outDir, 'latest.md'),
+    json: join(outDir, 'latest.json'),
+    chart: join(outDir, 'benchmark.svg'),
+  };
+  await writeFile(files.markdown, `# Benchmark results\n\n${markdown}`);
+  await writeFile(files.json, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(files.chart, chartSvg(results));
+  return { markdown, files: Object.values(files) };
+}

@@ -1,0 +1,10 @@
+/** The value at quantile `q` (0..1) of `values`, nearest rank: no interpolation between samples. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.ceil(q * sorted.length);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))] as number;
+}
+
+export const median = (values: readonly number[]): number => quantile(values, 0.5);
+export const p99 = (values: readonly number[]): number => quantile(values, 0.99);

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BenchmarkResults } from '../../bench/benchmark.js';
+import { sections } from '../../bench/report/result-row.js';
+import { node24 } from '../../bench/support/node24.js';
+import { engineEndpoint, engines } from '../support/engines.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * The benchmark's smoke mode, end to end, so the scripts keep working: it must produce every row
+ * of the table, for both receivers. Timings are not checked: a slow CI machine is not a failure.
+ */
+describe('npm run bench:smoke', () => {
+  let outDir: string;
+  let results: BenchmarkResults;
+  let markdown: string;
+  let exitCode: number | null;
+  let output = '';
+
+  beforeAll(async () => {
+    outDir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
+    const child = spawn(node24(), ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', outDir], {
+      cwd: root,
+      // The run's DynamoDB Local, when it has one, instead of a second JVM.
+      env: engines.includes('dynamodb-local')
+        ? { ...process.env, BENCH_DYNAMODB_LOCAL_ENDPOINT: engineEndpoint('dynamodb-local') }
+        : process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-20_000);
+    });
+    [exitCode] = (await once(child, 'exit')) as [number | null];
+    if (exitCode === 0) {
+      results = JSON.parse(await readFile(join(outDir, 'latest.json'), 'utf8')) as BenchmarkResults;
+      markdown = await readFile(join(outDir, 'latest.md'), 'utf8');
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await rm(outDir, { recursive: true, force: true });
+  });
+
+  it('finishes and writes the table, the JSON and the chart', async () => {
+    expect(exitCode, output).toBe(0);
+    const chart = await readFile(join(outDir, 'benchmark.svg'), 'utf8');
+    expect(chart).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+  });
+
+  it('has a row for every delivery on both engines, every CPU case, cold start and load', () => {
+    const metrics = results.rows.map((row) => `${row.section} / ${row.metric}`);
+    for (const engine of ['DynamoDB Local', 'dynalite']) {
+      for (const delivery of [
+        'new callback',
+        'identical duplicate',
+        'conflict (same reference, other content)',
+        'identical duplicate after that conflict',
+      ]) {
+        expect(metrics).toContain(`DynamoDB requests per callback / ${delivery}, ${engine}`);
+      }
+    }
+    for (const kind of ['new', 'duplicate', 'bad hash', 'unauthorized']) {
+      expect(metrics).toContain(`Handler CPU per callback / ${kind}, median`);
+      expect(metrics).toContain(`Handler CPU per callback / ${kind}, p99`);
+    }
+    expect(metrics).toEqual(
+      expect.arrayContaining([
+        'Cold start / bundle size, minified as deployed',
+        'Cold start / process start to first answer, median',
+        'End to end / throughput',
+        'End to end / errors (non-2xx, timeouts, connection errors)',
+      ]),
+    );
+    expect(new Set(results.rows.map((row) => row.section))).toEqual(new Set(sections));
+  });
+
+  it('measures both receivers (and the floor) on every row, and prints each row', () => {
+    for (const row of results.rows) {
+      expect(Number.isFinite(row.ours) && Number.isFinite(row.baseline), row.metric).toBe(true);
+      if (row.section === 'Cold start') expect(row.floor, row.metric).toBeGreaterThan(0);
+      expect(markdown).toContain(`| ${row.metric} (${row.unit}) |`);
+    }
+    expect(output).toContain('| Metric | Ours | Baseline |');
+  });
+
+  it('gives new and duplicate deliveries the same outcome in both receivers', () => {
+    const statuses = results.measurements.requestCounts
+      .filter((count) => count.delivery === 'new' || count.delivery === 'duplicate')
+      .map((count) => count.status);
+    expect(new Set(statuses)).toEqual(new Set([204]));
+  });
+});
