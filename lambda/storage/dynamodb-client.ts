@@ -15,6 +15,8 @@ export function createDynamoDbClient(options: {
     requestHandler: {
       connectionTimeout: options.timeoutMs,
       requestTimeout: options.timeoutMs,
+      // Without it the SDK only logs a warning when requestTimeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
     },
   });
 }
