@@ -1,6 +1,6 @@
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { UnpublishableRecordError } from './errors.js';
 import { fromStreamImage, type ImageObject } from './stream-image.js';
 import {
@@ -73,11 +73,11 @@ export function putEventsEntry(
   };
 }
 
-function parseDetail<Schema extends z.ZodType>(
+function parseDetail<Schema extends z.ZodMiniType>(
   schema: Schema,
   item: ImageObject,
 ): z.output<Schema> {
-  const result = schema.safeParse(item);
+  const result = z.safeParse(schema, item);
   if (result.success) return result.data;
   throw new UnpublishableRecordError(
     'The stream image is not a valid transaction',

@@ -1,5 +1,6 @@
 import type { EventBridgeEvent } from 'aws-lambda';
-import * as z from 'zod';
+// zod/mini, like the receiver's schema it extends: the same engine, a smaller bundle.
+import * as z from 'zod/mini';
 import { transactionShape } from '../callback/transaction-schema.js';
 import { JsonNumber } from '../json/json-number.js';
 import { serviceName } from '../observability/telemetry.js';
@@ -34,15 +35,18 @@ export const hashResults = [
  * and published as text: a JSON number would be parsed into a double by most consumers.
  */
 const decimalText = (rule: typeof transactionShape.id) =>
-  z
-    .string({
-      error: (issue) => (issue.input === undefined ? 'is required' : 'must be decimal text'),
-    })
-    .transform((text) => new JsonNumber(text))
-    .pipe(rule);
+  z.pipe(
+    z.pipe(
+      z.string({
+        error: (issue) => (issue.input === undefined ? 'is required' : 'must be decimal text'),
+      }),
+      z.transform((text: string) => new JsonNumber(text)),
+    ),
+    rule,
+  );
 
 /** Members added by newer gateway versions; their numbers are decimal text, like `amount`. */
-const extraValue: z.ZodType<ImageValue> = z.lazy(() =>
+const extraValue: z.ZodMiniType<ImageValue> = z.lazy(() =>
   z.union([
     z.string(),
     z.boolean(),
@@ -63,17 +67,17 @@ export const transactionCompletedDetailSchema = z.object({
   ...publishedFields,
   id: decimalText(transactionShape.id),
   amount: decimalText(transactionShape.amount),
-  extra: z.record(z.string(), extraValue).default({}),
+  extra: z._default(z.record(z.string(), extraValue), {}),
   /** SHA-256 of the canonical transaction: with `reference`, the key consumers dedupe on. */
-  fingerprint: z.string().regex(/^[0-9a-f]{64}$/, { message: 'must be a SHA-256 in hex' }),
+  fingerprint: z.string().check(z.regex(/^[0-9a-f]{64}$/, { message: 'must be a SHA-256 in hex' })),
   /** When the receiver accepted the callback (ISO-8601, UTC), not when the event was sent. */
   receivedAt: z.iso.datetime(),
   hashResult: z.enum(hashResults),
 });
 
 /** The conflicting delivery's content, and the request id that finds its log lines. */
-export const transactionConflictDetailSchema = transactionCompletedDetailSchema.extend({
-  requestId: z.string().min(1),
+export const transactionConflictDetailSchema = z.extend(transactionCompletedDetailSchema, {
+  requestId: z.string().check(z.minLength(1)),
 });
 
 export type TransactionCompletedDetail = z.output<typeof transactionCompletedDetailSchema>;
