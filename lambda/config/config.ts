@@ -1,4 +1,5 @@
-import * as z from 'zod';
+// zod/mini, as in transaction-schema.ts: read at every cold start, so its load time counts.
+import * as z from 'zod/mini';
 
 /**
  * The function's configuration, read once from the environment at cold start. A missing or
@@ -9,34 +10,42 @@ export const hashModes = ['required', 'if-present', 'off'] as const;
 export type HashMode = (typeof hashModes)[number];
 
 const positiveInt = (fallback: number) =>
-  z
-    .string()
-    .regex(/^[1-9]\d*$/, 'must be a positive integer')
-    .optional()
-    .transform((value) => (value === undefined ? fallback : Number(value)));
+  z.pipe(
+    z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'must be a positive integer'))),
+    z.transform((value: string | undefined) => (value === undefined ? fallback : Number(value))),
+  );
 
-export const configSchema = z
+const environmentSchema = z
   .object({
-    TABLE_NAME: z.string().min(1, 'must name the DynamoDB table'),
-    CALLBACK_API_KEYS: z.string().optional(),
-    CALLBACK_API_KEY_SECRET_ID: z.string().min(1).optional(),
-    HASH_MODE: z.enum(hashModes).default('if-present'),
+    TABLE_NAME: z.string().check(z.minLength(1, 'must name the DynamoDB table')),
+    CALLBACK_API_KEYS: z.optional(z.string()),
+    CALLBACK_API_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+    HASH_MODE: z._default(z.enum(hashModes), 'if-present'),
     /** Per-attempt DynamoDB timeout; attempts × timeout stays well inside the function timeout. */
     DYNAMODB_TIMEOUT_MS: positiveInt(2000),
     DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
   })
-  .refine((env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID, {
-    message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
-    path: ['CALLBACK_API_KEYS'],
-  })
-  .transform((env) => ({
+  .check(
+    z.refine(
+      (env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID,
+      {
+        message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
+        path: ['CALLBACK_API_KEYS'],
+      },
+    ),
+  );
+
+export const configSchema = z.pipe(
+  environmentSchema,
+  z.transform((env: z.output<typeof environmentSchema>) => ({
     tableName: env.TABLE_NAME,
     apiKeys: env.CALLBACK_API_KEYS?.trim()
       ? ({ source: 'environment', keys: splitKeys(env.CALLBACK_API_KEYS) } as const)
       : ({ source: 'secret', secretId: env.CALLBACK_API_KEY_SECRET_ID as string } as const),
     hashMode: env.HASH_MODE,
     dynamodb: { timeoutMs: env.DYNAMODB_TIMEOUT_MS, maxAttempts: env.DYNAMODB_MAX_ATTEMPTS },
-  }));
+  })),
+);
 
 export type Config = z.output<typeof configSchema>;
 export type ApiKeySource = Config['apiKeys'];
