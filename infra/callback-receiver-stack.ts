@@ -12,6 +12,7 @@ import { ApiKeySecret } from './constructs/api-key-secret.js';
 import { CallbackApi } from './constructs/callback-api.js';
 import { CallbackDashboard } from './constructs/dashboard.js';
 import { ReceiverFunction } from './constructs/receiver-function.js';
+import { TransactionEvents } from './constructs/transaction-events.js';
 import { TransactionsTable } from './constructs/transactions-table.js';
 
 /** What a deployment may choose; `infra/context.ts` reads the same names from CDK context. */
@@ -95,6 +96,7 @@ export class CallbackReceiverStack extends Stack {
   readonly api: CallbackApi;
   readonly alarmTopic: Topic;
   readonly dashboard: CallbackDashboard;
+  readonly events: TransactionEvents;
   /** Present only with `customerManagedKey`. */
   readonly encryptionKey?: Key;
 
@@ -156,6 +158,14 @@ export class CallbackReceiverStack extends Stack {
     }).topic;
     this.dashboard = new CallbackDashboard(this, 'Dashboard', monitored);
 
+    // Each newly recorded transaction, published once from the table's stream (never from the
+    // request path) to an EventBridge bus for the systems that act on it.
+    this.events = new TransactionEvents(this, 'Events', {
+      table: this.table,
+      alarmTopic: this.alarmTopic,
+      logRetention,
+    });
+
     // What an operator needs after deploy: where to point the gateway, what to query, where
     // to put the key, where to look.
     new CfnOutput(this, 'CallbackUrl', {
@@ -173,6 +183,14 @@ export class CallbackReceiverStack extends Stack {
     new CfnOutput(this, 'DashboardUrl', {
       description: 'CloudWatch dashboard',
       value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
+    });
+    new CfnOutput(this, 'EventBusName', {
+      description: 'Subscribe rules here: source callback-receiver, Transaction Completed',
+      value: this.events.bus.eventBusName,
+    });
+    new CfnOutput(this, 'EventsDeadLetterQueueUrl', {
+      description: 'Stream batches not published after all retries (see README to redrive)',
+      value: this.events.deadLetterQueue.queueUrl,
     });
     new CfnOutput(this, 'AlarmTopicArn', {
       description: 'SNS topic every alarm notifies; subscribe more endpoints here',

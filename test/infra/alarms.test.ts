@@ -43,7 +43,8 @@ describe('alarms', () => {
 
   test('every alarm notifies the topic on alarm and on recovery', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(6);
+    // The receiver's six, and the transaction events' dead-letter and stream-lag alarms.
+    expect(alarms).toHaveLength(8);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
     }

@@ -1,0 +1,205 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, test } from 'vitest';
+import { eventsConfigSchema } from '../../lambda/events/events-config.js';
+import {
+  actionsOf,
+  everythingOn,
+  type PolicyStatementJson,
+  propertiesOf,
+  resourcesOf,
+  type Synthesized,
+  synthesize,
+} from './synth.js';
+
+const synth = synthesize();
+const { stack, template } = synth;
+const { events } = stack;
+const fn = propertiesOf(synth, events.function);
+const topicArn = stack.resolve(stack.alarmTopic.topicArn);
+
+/** Every statement of the inline policies on the stream consumer's role. */
+function consumerStatements({ stack, template }: Synthesized): PolicyStatementJson[] {
+  const policies = template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: Match.arrayWith([stack.resolve(stack.events.role.roleName)]) },
+  });
+  return Object.values(policies).flatMap(
+    (policy) =>
+      (policy as { Properties: { PolicyDocument: { Statement: PolicyStatementJson[] } } })
+        .Properties.PolicyDocument.Statement,
+  );
+}
+const statements = consumerStatements(synth);
+const withActions = (prefix: string, all = statements) =>
+  all.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)));
+
+describe('transaction events: bus and archive', () => {
+  test('archives every event the product puts on its bus, for 90 days', () => {
+    template.hasResourceProperties('AWS::Events::Archive', {
+      SourceArn: stack.resolve(events.bus.eventBusArn),
+      EventPattern: { source: ['callback-receiver'] },
+      RetentionDays: 90,
+    });
+  });
+
+  test('gives the consumer the bus name, in a form its own config schema accepts', () => {
+    const variables = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(variables.EVENT_BUS_NAME).toEqual(stack.resolve(events.bus.eventBusName));
+    const parsed = eventsConfigSchema.safeParse({ ...variables, EVENT_BUS_NAME: 'deployed-bus' });
+    expect(parsed.error?.issues ?? []).toEqual([]);
+  });
+});
+
+describe('transaction events: stream consumer', () => {
+  test('reads the table stream from its oldest record, INSERTs only', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: stack.resolve(stack.table.tableStreamArn),
+      FunctionName: stack.resolve(events.function.functionName),
+      StartingPosition: 'TRIM_HORIZON',
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
+    });
+  });
+
+  test('reports failures per record and splits a failing batch, with bounded retries', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BisectBatchOnFunctionError: true,
+      MaximumRetryAttempts: 10,
+    });
+  });
+
+  test('sends batches that exhaust their retries to the dead-letter queue', () => {
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      DestinationConfig: {
+        OnFailure: { Destination: stack.resolve(events.deadLetterQueue.queueArn) },
+      },
+    });
+  });
+
+  test('runs, traces and is bundled like the receiver function', () => {
+    const receiver = propertiesOf(synth, stack.function);
+    for (const property of ['Runtime', 'Architectures', 'TracingConfig']) {
+      expect(fn[property], property).toEqual(receiver[property]);
+    }
+    expect(fn.LoggingConfig).toEqual({ LogGroup: stack.resolve(events.logGroup.logGroupName) });
+  });
+
+  test('bundle loads as ESM on Node and exports the handler', () => {
+    const bundle = join(
+      synth.app.outdir,
+      `asset.${(fn.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
+      'index.mjs',
+    );
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`,
+      ],
+      {
+        env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', EVENT_BUS_NAME: 'bus' },
+        encoding: 'utf8',
+      },
+    );
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe('function');
+  });
+});
+
+describe('transaction events: dead-letter queue', () => {
+  test('is encrypted at rest', () => {
+    expect(propertiesOf(synth, events.deadLetterQueue)).toMatchObject({
+      SqsManagedSseEnabled: true,
+    });
+  });
+
+  test('refuses requests without TLS', () => {
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [stack.resolve(events.deadLetterQueue.queueUrl)],
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      }),
+    });
+  });
+
+  test('raises an alarm on its first message, to the stack’s alarm topic', () => {
+    const description = new Capture();
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Dimensions: [{ Name: 'QueueName', Value: stack.resolve(events.deadLetterQueue.queueName) }],
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      AlarmActions: [topicArn],
+      OKActions: [topicArn],
+      AlarmDescription: description,
+    });
+    expect(description.asString()).toMatch(/redrive/i);
+  });
+});
+
+describe('transaction events: lag', () => {
+  test('raises an alarm when the consumer is ten minutes behind the table', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(events.function.functionName) }],
+      Statistic: 'Maximum',
+      Threshold: 600_000,
+      AlarmActions: [topicArn],
+    });
+  });
+});
+
+describe('transaction events: permissions', () => {
+  test('may put events on its own bus and nowhere else', () => {
+    const put = withActions('events:');
+    expect(put.map(actionsOf)).toEqual([['events:PutEvents']]);
+    expect(put.flatMap(resourcesOf)).toEqual([stack.resolve(events.bus.eventBusArn)]);
+  });
+
+  test('may read the table’s stream but not the table', () => {
+    const dynamodb = withActions('dynamodb:');
+    const onStream = dynamodb.filter((s) => !actionsOf(s).includes('dynamodb:ListStreams'));
+    expect(onStream.flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:DescribeStream',
+      'dynamodb:GetRecords',
+      'dynamodb:GetShardIterator',
+    ]);
+    expect(onStream.flatMap(resourcesOf)).toEqual([stack.resolve(stack.table.tableStreamArn)]);
+  });
+
+  test('may send to its dead-letter queue only', () => {
+    const sqs = withActions('sqs:');
+    expect(sqs.flatMap(actionsOf)).toContain('sqs:SendMessage');
+    expect(sqs.flatMap(resourcesOf)).toEqual([stack.resolve(events.deadLetterQueue.queueArn)]);
+  });
+
+  // dynamodb:ListStreams (CDK's stream read grant) and the X-Ray actions of active tracing take
+  // no resource; every other statement names its resource.
+  test('uses "*" only for actions that take no resource', () => {
+    const wildcard = statements.filter((s) => resourcesOf(s).includes('*'));
+    expect(wildcard.flatMap(actionsOf).sort()).toEqual([
+      'dynamodb:ListStreams',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ]);
+  });
+
+  test('with a customer-managed key, may decrypt with that key and no other', () => {
+    const withKey = synthesize(everythingOn);
+    const kms = withActions('kms:', consumerStatements(withKey));
+    expect(kms.flatMap(resourcesOf)).toEqual([
+      withKey.stack.resolve(withKey.stack.encryptionKey?.keyArn),
+    ]);
+    expect(kms.flatMap(actionsOf).sort()).toEqual(['kms:Decrypt', 'kms:DescribeKey']);
+  });
+});
