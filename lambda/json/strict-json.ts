@@ -17,8 +17,13 @@ export interface ParsedDocument {
   readonly memberSpans: ReadonlyMap<string, Span>;
 }
 
-/** Deeper than any transaction object needs; keeps hostile nesting from costing stack or time. */
-export const maxDepth = 32;
+/**
+ * Deeper than any transaction object needs; keeps hostile nesting from costing stack or time.
+ * Also what DynamoDB can store: it refuses an item with more than 31 nested levels, and a
+ * conflict record keeps a top-level member of the body two maps down (`transaction.extra`), so a
+ * container at depth 30 (the deepest this allows) lands at level 31.
+ */
+export const maxDepth = 30;
 
 /** Member names that could reach a prototype if any later code copied the object naively. */
 const forbiddenMembers = new Set(['__proto__', 'constructor']);
