@@ -2,7 +2,12 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { measureColdStart } from './measure/cold-start.js';
 import { measureEndToEnd } from './measure/end-to-end.js';
-import { measureHandlerCpu } from './measure/handler-cpu.js';
+import {
+  type CpuResult,
+  type CpuSetup,
+  cpuSetups,
+  measureHandlerCpu,
+} from './measure/handler-cpu.js';
 import { countRequests, type RequestCount } from './measure/request-counts.js';
 import type { ResultRow } from './report/result-row.js';
 import { type Measurements, resultRows } from './report/rows.js';
@@ -43,12 +48,19 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
 
-  log('Handler CPU, in-memory stores');
-  const cpu = await measureHandlerCpu({
-    iterations: settings.cpuIterations,
-    warmup: settings.cpuWarmup,
-    blocks: settings.cpuBlocks,
-  });
+  // First, before any engine runs: the quietest the machine will be.
+  const cpu: CpuResult[] = [];
+  for (const setup of Object.keys(cpuSetups) as CpuSetup[]) {
+    log(`Handler CPU, ${setup}`);
+    cpu.push(
+      ...(await measureHandlerCpu({
+        setup,
+        iterations: settings.cpuIterations,
+        warmup: settings.cpuWarmup,
+        blocks: settings.cpuBlocks,
+      })),
+    );
+  }
 
   const requestCounts: RequestCount[] = [];
   log('DynamoDB requests per callback, dynalite');
@@ -56,7 +68,6 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
     requestCounts.push(...(await countRequests(engine, settings.requestRounds)));
   });
 
-  log('Starting DynamoDB Local');
   const { coldStart, endToEnd } = await withEngine('DynamoDB Local', async (engine) => {
     log('DynamoDB requests per callback, DynamoDB Local');
     requestCounts.unshift(...(await countRequests(engine, settings.requestRounds)));

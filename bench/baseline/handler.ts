@@ -15,7 +15,13 @@
  *   escape in uppercase or hash non-compact text are refused;
  * - the conflict audit: a conflicting delivery is refused but not kept;
  * - a conditional write on the transaction itself: exactly-once rests on the idempotency record,
- *   which expires (24 h here) and is deleted when the handler fails;
+ *   which expires (24 h here) and is deleted when anything after its lock fails. That includes
+ *   the 409 itself: Powertools' middy middleware deletes the record in `onError` even when the
+ *   error was the payload mismatch, so the conflicting delivery sent again is taken as new and
+ *   its unconditional `PutCommand` overwrites the recorded transaction, after which the original
+ *   content is the one refused (the benchmark's outcome table: new, duplicate, conflict,
+ *   conflict again, first content again get 204, 204, 409, 204, 409 here; ours 204, 204, 409,
+ *   409, 204);
  * - the raw body, key id, hash result and time-index shard on the stored item; problem+json;
  *   Secrets Manager keys; metrics.
  */

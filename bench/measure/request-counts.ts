@@ -9,7 +9,13 @@ import { silenceOutput } from '../support/silence-output.js';
 import { median } from '../support/stats.js';
 import type { Invoke, SubjectName } from '../support/subject.js';
 
-export const deliveries = ['new', 'duplicate', 'conflict', 'duplicate after conflict'] as const;
+export const deliveries = [
+  'new',
+  'duplicate',
+  'conflict',
+  'conflict again',
+  'duplicate after conflicts',
+] as const;
 export type Delivery = (typeof deliveries)[number];
 
 /** What one kind of delivery cost one receiver on one engine. */
@@ -27,7 +33,8 @@ export interface RequestCount {
 /**
  * Counts DynamoDB requests at the SDK client (a middleware on the client both receivers share,
  * so every command either sends is seen, retries included) for a new callback, the identical
- * body again, the same reference with another amount, and then the first body once more.
+ * body again, the same reference with another amount (twice), then the first body once more. The statuses are kept too: they show whether both receivers give each delivery
+ * the same outcome.
  */
 export async function countRequests(engine: Engine, rounds: number): Promise<RequestCount[]> {
   const client = engineClient(engine.endpoint);
@@ -47,9 +54,10 @@ export async function countRequests(engine: Engine, rounds: number): Promise<Req
           new: signed(fields),
           duplicate: signed(fields),
           conflict: signed({ ...fields, amount: 1 }),
-          // The first content once more: a receiver whose conflict path touched the stored
-          // state answers this one differently.
-          'duplicate after conflict': signed(fields),
+          // A sender retrying the conflicting content: it must stay refused, the record unchanged.
+          'conflict again': signed({ ...fields, amount: 1 }),
+          // And the first content once more: still the recorded one, so still a duplicate.
+          'duplicate after conflicts': signed(fields),
         };
         for (const delivery of deliveries) {
           const { commands, status } = await countOne(client, invoke, bodies[delivery]);

@@ -1,4 +1,5 @@
 import type { BenchmarkResults } from '../benchmark.js';
+import { deliveries, type RequestCount } from '../measure/request-counts.js';
 import { formatTarget, formatValue, oursOverBaseline, oursOverFloor } from './format.js';
 import { sections } from './result-row.js';
 
@@ -27,6 +28,26 @@ export function markdownReport(results: BenchmarkResults): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * What each receiver answered to the request-count sequence on DynamoDB Local: the same
+ * deliveries in the same order, so a differing status is a behaviour difference, not noise.
+ */
+export function outcomesReport(results: BenchmarkResults): string {
+  const counts = results.measurements.requestCounts.filter((c) => c.engine === 'DynamoDB Local');
+  const lines = [
+    '| Delivery (in this order, same reference) | Ours | Baseline |',
+    '| --- | --- | --- |',
+  ];
+  for (const delivery of deliveries) {
+    const find = (subject: string) =>
+      counts.find((c) => c.delivery === delivery && c.subject === subject);
+    const describe = (count: RequestCount | undefined) =>
+      count ? `${count.status} (${count.commands.join(', ')})` : '–';
+    lines.push(`| ${delivery} | ${describe(find('ours'))} | ${describe(find('baseline'))} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
 /** How the figures were obtained, under the table. */
 export function conditions(results: BenchmarkResults): string {
   const { machine, settings } = results;
@@ -37,7 +58,8 @@ export function conditions(results: BenchmarkResults): string {
     `Load average (1 / 5 / 15 min): ${load(machine.loadBefore)} before, ${load(machine.loadAfter)} after.`,
     `DynamoDB requests: ${settings.requestRounds} rounds per delivery, counted at the SDK client. ` +
       `Handler CPU: ${settings.cpuIterations} invocations per case after ${settings.cpuWarmup} ` +
-      'warm-up, in-memory stores, `process.cpuUsage`. ' +
+      'warm-up, `process.cpuUsage`; in-memory stores, and (rows marked SDK in process) the real ' +
+      'stores and SDK with DynamoDB answered from memory at the HTTP handler. ' +
       `Cold start: ${settings.coldStartProcesses} fresh Node 24 processes per bundle against DynamoDB Local. ` +
       `End to end: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s ` +
       `per run (after ${settings.warmupSeconds} s warm-up), ${settings.loadRounds} run(s) each, ` +

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BenchmarkResults } from '../benchmark.js';
 import { chartSvg } from './chart.js';
-import { conditions, markdownReport } from './markdown.js';
+import { conditions, markdownReport, outcomesReport } from './markdown.js';
 
 export interface WrittenResults {
   readonly markdown: string;
@@ -15,7 +15,9 @@ export async function writeResults(
   outDir: string,
 ): Promise<WrittenResults> {
   await mkdir(outDir, { recursive: true });
-  const markdown = `${markdownReport(results)}\n${conditions(results)}\n`;
+  const markdown =
+    `${markdownReport(results)}\nStatus and DynamoDB commands per delivery, DynamoDB Local:\n\n` +
+    `${outcomesReport(results)}\n${conditions(results)}\n`;
   const files = {
     markdown: join(outDir, 'latest.md'),
     json: join(outDir, 'latest.json'),

@@ -63,7 +63,8 @@ describe('npm run bench:smoke', () => {
         'new callback',
         'identical duplicate',
         'conflict (same reference, other content)',
-        'identical duplicate after that conflict',
+        'the conflicting delivery again',
+        'the first content again, after the conflicts',
       ]) {
         expect(metrics).toContain(`DynamoDB requests per callback / ${delivery}, ${engine}`);
       }
@@ -71,6 +72,9 @@ describe('npm run bench:smoke', () => {
     for (const kind of ['new', 'duplicate', 'bad hash', 'unauthorized']) {
       expect(metrics).toContain(`Handler CPU per callback / ${kind}, median`);
       expect(metrics).toContain(`Handler CPU per callback / ${kind}, p99`);
+    }
+    for (const kind of ['new', 'duplicate']) {
+      expect(metrics).toContain(`Handler CPU per callback / ${kind}, SDK in process, median`);
     }
     expect(metrics).toEqual(
       expect.arrayContaining([
