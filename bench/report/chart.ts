@@ -2,7 +2,7 @@ import type { BenchmarkResults } from '../benchmark.js';
 import { formatValue } from './format.js';
 import type { ResultRow } from './result-row.js';
 
-const width = 960;
+const width = 1000;
 const labelWidth = 330;
 const rowHeight = 26;
 const green = '#2e7d32';
@@ -42,11 +42,13 @@ export function chartSvg(results: BenchmarkResults): string {
   y += 12;
   const axis = advantageAxis();
   const top = y + 8;
+  // Grid lines go under the bars: insert them where this panel's bars begin.
+  const barsStart = parts.length;
   for (const row of headline) {
     y += rowHeight;
     parts.push(...advantageBar(row, y, axis));
   }
-  parts.push(...advantageGrid(axis, top, y + 10));
+  parts.splice(barsStart, 0, ...advantageGrid(axis, top, y + 10));
 
   y += 50;
   parts.push(
@@ -61,6 +63,7 @@ export function chartSvg(results: BenchmarkResults): string {
   y += 12;
   const floorAxis = floorScale(floorRows);
   const floorTop = y + 8;
+  const floorBarsStart = parts.length;
   for (const row of floorRows) {
     for (const subject of ['ours', 'baseline'] as const) {
       y += rowHeight;
@@ -68,7 +71,7 @@ export function chartSvg(results: BenchmarkResults): string {
     }
     y += 8;
   }
-  parts.push(...floorGrid(floorAxis, floorTop, y + 4));
+  parts.splice(floorBarsStart, 0, ...floorGrid(floorAxis, floorTop, y + 4));
   const height = y + 30;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif">`,
@@ -79,12 +82,20 @@ export function chartSvg(results: BenchmarkResults): string {
   ].join('\n');
 }
 
-/** The medians, bundle, cold start and throughput: the rows a reader compares first. */
+/** The rows a reader compares first: medians, the two floor targets, load, requests on AWS's engine. */
 function isHeadline(row: ResultRow): boolean {
+  if (row.section === 'DynamoDB requests per callback') {
+    return /^(new callback|identical duplicate), DynamoDB Local$/.test(row.metric);
+  }
   if (row.section === 'Handler CPU per callback') return row.metric.endsWith('median');
   if (row.section === 'Cold start') return row.target !== undefined;
-  if (row.section === 'End to end') return !row.metric.startsWith('errors');
-  return row.ours > 0 && row.baseline > 0;
+  return !row.metric.startsWith('errors');
+}
+
+/** The row's name without what the panel already says. */
+function chartLabel(row: ResultRow): string {
+  const metric = row.metric.replace(/, DynamoDB Local$/, '').replace(/, median$/, '');
+  return `${shortSection(row.section)}: ${metric}`;
 }
 
 interface Axis {
@@ -95,7 +106,7 @@ interface Axis {
 }
 
 function advantageAxis(): Axis {
-  return { x0: labelWidth + 20, x1: width - 150, minLog: -2, maxLog: 3 };
+  return { x0: labelWidth + 20, x1: width - 200, minLog: -2, maxLog: 3 };
 }
 
 function xOfFactor(axis: Axis, factor: number): number {
@@ -115,7 +126,7 @@ function advantageBar(row: ResultRow, y: number, axis: Axis): string[] {
   const color = factor >= 1 ? green : red;
   const label = `${factor.toFixed(2)}×  (${formatValue(row.ours, row.unit)} vs ${formatValue(row.baseline, row.unit)} ${row.unit})`;
   return [
-    text(20, y, `${shortSection(row.section)}: ${row.metric}`, 12),
+    text(20, y, chartLabel(row), 12),
     `<rect x="${Math.min(one, end).toFixed(1)}" y="${y - 13}" width="${Math.max(1, Math.abs(end - one)).toFixed(1)}" height="16" fill="${color}"/>`,
     text(Math.max(one, end) + 6, y, label, 11, 'normal', '#333'),
   ];
