@@ -61,7 +61,6 @@ export async function measureHandlerCpu(options: CpuOptions): Promise<CpuResult[
       for (const kind of cases) {
         for (const event of await eventsFor(kind, options.warmup, invoke)) await invoke(event);
       }
-      samples.set(subject, { micros: [], statuses: new Set() });
     }
     const perBlock = Math.max(1, Math.ceil(options.iterations / options.blocks));
     for (let block = 0; block < options.blocks; block++) {

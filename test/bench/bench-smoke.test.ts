@@ -101,5 +101,9 @@ describe('npm run bench:smoke', () => {
       .filter((count) => count.delivery === 'new' || count.delivery === 'duplicate')
       .map((count) => count.status);
     expect(new Set(statuses)).toEqual(new Set([204]));
+    const expected = { new: 204, duplicate: 204, 'bad hash': 403, unauthorized: 401 };
+    for (const result of results.measurements.cpu) {
+      expect(result.statuses, `${result.subject} ${result.case}`).toEqual([expected[result.case]]);
+    }
   });
 });
