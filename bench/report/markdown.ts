@@ -63,6 +63,8 @@ export function conditions(results: BenchmarkResults): string {
       `Cold start: ${settings.coldStartProcesses} fresh Node 24 processes per bundle against DynamoDB Local. ` +
       `End to end: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s ` +
       `per run (after ${settings.warmupSeconds} s warm-up), ${settings.loadRounds} run(s) each, ` +
-      'every request a new signed callback, DynamoDB Local.',
+      'every request a new signed callback, DynamoDB Local; ours behind `startLocalServer` (which ' +
+      'switches EMF metrics off, as `npm start` does), the baseline behind the same HTTP-to-event ' +
+      'adapter.',
   ].join('\n');
 }
