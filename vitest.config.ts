@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // Starts dynalite and DynamoDB Local once per run (see test/support/engines.ts).
+    globalSetup: ['test/support/global-setup.ts'],
+    // Test files in child processes (vitest's default, made explicit): a file that crashes or
+    // leaks handles cannot take the others down. The engines live in the main process.
+    pool: 'forks',
+    // Integration tests talk to real engines over HTTP.
+    testTimeout: 30_000,
+    // beforeAll hooks create tables; suites that start their own engine may fetch the jar first.
+    hookTimeout: 120_000,
+    teardownTimeout: 30_000,
+  },
+});
