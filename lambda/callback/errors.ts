@@ -22,6 +22,15 @@ export abstract class CallbackError extends Error {
   readonly fieldErrors?: readonly FieldError[];
   /** The validated reference, once known: for logs, never for the response. */
   reference?: string;
+
+  constructor(message?: string, options?: ErrorOptions) {
+    // A refusal is an answer, not a fault: its stack is never logged or returned (a cause keeps
+    // its own), and capturing one costs about 9 µs, a tenth of a whole callback's CPU.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(message, options);
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 export class UnauthorizedError extends CallbackError {
