@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { fromProxyResult } from '../../scripts/local/api-gateway-response.js';
+import { route } from '../../scripts/local/api-gateway-routes.js';
+
+describe('fromProxyResult (function result to HTTP response)', () => {
+  it('merges headers and multiValueHeaders and adds the request id header', () => {
+    const response = fromProxyResult(
+      {
+        statusCode: 409,
+        headers: { 'content-type': 'application/problem+json', 'x-one': 'a' },
+        multiValueHeaders: { 'set-cookie': ['a=1', 'b=2'] },
+        body: '{"status":409}',
+      },
+      'req-1',
+    );
+
+    expect(response.statusCode).toBe(409);
+    expect(response.headers).toEqual([
+      ['content-type', 'application/problem+json'],
+      ['x-one', 'a'],
+      ['set-cookie', 'a=1'],
+      ['set-cookie', 'b=2'],
+      ['x-amzn-RequestId', 'req-1'],
+    ]);
+    expect(response.body.toString()).toBe('{"status":409}');
+  });
+
+  it('decodes a base64 body and names JSON as the type when the function named none', () => {
+    const response = fromProxyResult(
+      {
+        statusCode: 200,
+        body: Buffer.from('{"ok":true}').toString('base64'),
+        isBase64Encoded: true,
+      },
+      'req-2',
+    );
+
+    expect(response.body.toString()).toBe('{"ok":true}');
+    expect(response.headers).toContainEqual(['Content-Type', 'application/json']);
+  });
+
+  it('answers 502 Internal server error for a result that is not a proxy response', () => {
+    for (const result of [
+      undefined,
+      null,
+      'text',
+      { body: 'no status' },
+      { statusCode: 'two hundred' },
+    ]) {
+      const response = fromProxyResult(result, 'req-3');
+
+      expect(response.statusCode).toBe(502);
+      expect(JSON.parse(response.body.toString())).toEqual({ message: 'Internal server error' });
+    }
+  });
+});
+
+describe('route (what the REST API sends to the function)', () => {
+  it('sends POST /callback to the function', () => {
+    expect(route('POST', '/callback')).toEqual({ kind: 'callback' });
+  });
+
+  it.each([
+    ['GET', '/callback'],
+    ['PUT', '/callback'],
+    ['OPTIONS', '/callback'],
+    ['HEAD', '/callback'],
+    ['POST', '/'],
+    ['POST', '/callback/'],
+    ['POST', '/Callback'],
+    ['POST', '/prod/callback'],
+  ])('answers %s %s itself with 403 Missing Authentication Token', (method, path) => {
+    const matched = route(method, path);
+
+    expect(matched.kind).toBe('gateway');
+    if (matched.kind === 'gateway') {
+      expect(matched.response.statusCode).toBe(403);
+      expect(JSON.parse(matched.response.body)).toEqual({
+        message: 'Missing Authentication Token',
+      });
+    }
+  });
+});

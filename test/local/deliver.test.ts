@@ -1,0 +1,98 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { backoff, deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
+
+const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };
+
+/** A receiver that answers from a script, one status per request. */
+async function scriptedReceiver(
+  answers: { status: number; headers?: Record<string, string>; body?: string }[],
+) {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    request.resume();
+    const answer = answers[Math.min(requests++, answers.length - 1)];
+    response.writeHead(answer?.status ?? 500, answer?.headers ?? {});
+    response.end(answer?.body ?? '');
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  return { server, url, requests: () => requests };
+}
+
+describe('deliver (the gateway retry policy)', () => {
+  let server: Server | undefined;
+  afterEach(() => {
+    server?.close();
+    server?.closeAllConnections();
+  });
+
+  it('retries 503 and 429 until a 2xx, and reports the final outcome', async () => {
+    const receiver = await scriptedReceiver([
+      { status: 503, headers: { 'retry-after': '0' } },
+      { status: 429 },
+      { status: 204, headers: { 'x-callback-outcome': 'recorded' } },
+    ]);
+    server = receiver.server;
+    let retries = 0;
+
+    const result = await deliver(receiver.url, 'key', '{}', policy, () => retries++);
+
+    expect(result).toMatchObject({ status: 204, outcome: 'recorded' });
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual([503, 429, 204]);
+    expect(retries).toBe(2);
+  });
+
+  it.each([400, 401, 403, 409, 413, 415, 422])(
+    'does not retry a %i: the body will never be accepted',
+    async (status) => {
+      const receiver = await scriptedReceiver([
+        {
+          status,
+          headers: { 'content-type': 'application/problem+json' },
+          body: '{"type":"urn:x:problem:p"}',
+        },
+      ]);
+      server = receiver.server;
+
+      const result = await deliver(receiver.url, 'key', '{}', policy);
+
+      expect(receiver.requests()).toBe(1);
+      expect(result).toMatchObject({ status, problem: 'urn:x:problem:p' });
+    },
+  );
+
+  it('gives up after the last attempt when the receiver keeps failing', async () => {
+    const receiver = await scriptedReceiver([{ status: 500 }]);
+    server = receiver.server;
+
+    const result = await deliver(receiver.url, 'key', '{}', policy);
+
+    expect(receiver.requests()).toBe(4);
+    expect(result.status).toBe(500);
+  });
+
+  it('retries when nothing answers at all', async () => {
+    const result = await deliver('http://127.0.0.1:9/callback', 'key', '{}', {
+      ...policy,
+      maxAttempts: 2,
+    });
+
+    expect(result.attempts).toHaveLength(2);
+    expect(result.status).toBeUndefined();
+    expect(result.attempts[0]?.error).toBeDefined();
+  });
+
+  it('backs off with full jitter under a doubling ceiling, never below Retry-After', () => {
+    const wide = { ...policy, backoffMs: 100, maxBackoffMs: 10_000 };
+    for (let i = 0; i < 200; i++) {
+      expect(backoff(1, wide)).toBeLessThanOrEqual(100);
+      expect(backoff(3, wide)).toBeLessThanOrEqual(400);
+      expect(backoff(20, wide)).toBeLessThanOrEqual(10_000);
+      expect(backoff(1, wide, '2')).toBeGreaterThanOrEqual(2_000);
+    }
+  });
+});

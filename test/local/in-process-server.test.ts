@@ -1,0 +1,65 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type LocalServer, startLocalServer } from '../../scripts/local/local-server.js';
+import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
+
+/**
+ * `startLocalServer` is what benchmarks and hardening tests use to run local mode inside their
+ * own process. The handler reads its configuration at import, so each server must get a fresh
+ * instance of it.
+ */
+
+const transaction = (reference: string): GatewayTransaction => ({
+  id: '9007199254740993',
+  username: 'deniz.kaya',
+  firstName: 'Çağrı',
+  lastName: 'Öztürk',
+  amount: '250075',
+  currency: 'TRY',
+  type: 'Withdrawal',
+  status: 'Reject',
+  message: 'Hesap doğrulanamadı',
+  reference,
+});
+
+const post = (server: LocalServer, key: string, reference: string) =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: callbackBody(transaction(reference), key),
+  });
+
+describe('startLocalServer', () => {
+  const servers: LocalServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  it('runs two servers with different keys side by side in one process', async () => {
+    const first = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key-one' });
+    servers.push(first);
+    const second = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key-two' });
+    servers.push(second);
+
+    const answers = await Promise.all([
+      post(first, 'key-one', 'ref-1'),
+      post(first, 'key-two', 'ref-2'),
+      post(second, 'key-two', 'ref-3'),
+      post(second, 'key-one', 'ref-4'),
+    ]);
+
+    expect(answers.map((answer) => answer.status)).toEqual([204, 401, 204, 401]);
+    expect(first.engine.endpoint).not.toBe(second.engine.endpoint);
+  });
+
+  it('answers a redelivery as a duplicate', async () => {
+    const server = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
+    servers.push(server);
+
+    const first = await post(server, 'key', 'ref-dup');
+    const again = await post(server, 'key', 'ref-dup');
+
+    expect(first.headers.get('x-callback-outcome')).toBe('recorded');
+    expect(again.status).toBe(204);
+    expect(again.headers.get('x-callback-outcome')).toBe('duplicate');
+  });
+});

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { timeWindow } from '../../scripts/query/time-window.js';
+import { UsageError } from '../../scripts/shared/cli-errors.js';
+
+describe('timeWindow (list --since/--until)', () => {
+  it('lists the UTC days of the window newest first, until exclusive', () => {
+    const window = timeWindow('2026-11-20T22:00:00Z', '2026-11-22T00:00:00Z');
+
+    expect(window).toEqual({
+      since: '2026-11-20T22:00:00.000Z',
+      lastIncluded: '2026-11-21T23:59:59.999Z',
+      days: ['2026-11-21', '2026-11-20'],
+    });
+  });
+
+  it('reads a date alone as midnight UTC and runs to now without --until', () => {
+    const now = new Date('2026-11-22T10:30:00Z');
+
+    const window = timeWindow('2026-11-21', undefined, now);
+
+    expect(window.since).toBe('2026-11-21T00:00:00.000Z');
+    expect(window.lastIncluded).toBe('2026-11-22T10:30:00.000Z');
+    expect(window.days).toEqual(['2026-11-22', '2026-11-21']);
+  });
+
+  it('converts offsets to UTC before choosing day buckets', () => {
+    const window = timeWindow('2026-11-22T01:00:00+03:00', '2026-11-22T02:00:00+03:00');
+
+    expect(window.days).toEqual(['2026-11-21']);
+  });
+
+  it.each([
+    ['yesterday', undefined],
+    ['2026-13-01', undefined],
+    ['2026-11-22', '2026-11-21'],
+    ['2020-01-01', '2026-01-01'],
+  ])('refuses --since %s --until %s', (since, until) => {
+    expect(() => timeWindow(since, until)).toThrow(UsageError);
+  });
+});
