@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { BenchmarkResults } from '../benchmark.js';
+import { repositoryRoot } from '../cold-start/bundle.js';
 import { chartSvg } from './chart.js';
 import { conditions, markdownReport, outcomesReport } from './markdown.js';
 
@@ -24,7 +25,14 @@ export async function writeResults(
     chart: join(outDir, 'benchmark.svg'),
   };
   await writeFile(files.markdown, `# Benchmark results\n\n${markdown}`);
-  await writeFile(files.json, `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(files.json, `${JSON.stringify(results, withRelativePaths, 2)}\n`);
   await writeFile(files.chart, chartSvg(results));
   return { markdown, files: Object.values(files) };
+}
+
+/** Paths in the JSON relative to the repository, so results from any checkout read alike. */
+function withRelativePaths(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.startsWith(repositoryRoot)
+    ? relative(repositoryRoot, value)
+    : value;
 }
