@@ -99,7 +99,7 @@ describe(`faults between the function and DynamoDB (${engine} behind the fault p
     // Assess: a retryable 503 well before the slow reply, not a 204 after it.
     expect(result.status).toBe(503);
     expect(elapsedMs).toBeLessThan(2_000);
-  });
+  }, 60_000);
 
   it(`stores each of ${callbacks} callbacks exactly once under ${faultFraction * 100}% injected faults, every 2xx backed by its item`, async () => {
     // Prepare
@@ -189,7 +189,7 @@ describe(`faults between the function and DynamoDB (${engine} behind the fault p
           (writes ? `; stream: ${writes.inserted} inserts, ${writes.modified} modifications` : ''),
       ].join('\n'),
     );
-  });
+  }, 600_000);
 
   it('leaves no key, salted text or name in any log line', () => {
     const lines = logs.lines();
