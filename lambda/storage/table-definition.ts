@@ -11,8 +11,12 @@ export const attributes = {
   reference: 'reference',
   /** ISO-8601 receive time, sort key of every index. */
   receivedAt: 'receivedAt',
-  /** Present on transaction items only, so conflict audit items stay out of the username index. */
-  username: 'username',
+  /**
+   * The username as the index key: a copy of `username` on transaction items, left out where
+   * DynamoDB cannot index it (empty, or over 2,048 bytes), so such a transaction is still
+   * recorded, just not listed by user. Conflict audit items never carry it.
+   */
+  usernameKey: 'usernameKey',
   /** `YYYY-MM-DD#<shard>`: the day bucket split into shards (see {@link receivedShards}). */
   receivedShard: 'receivedShard',
   /** Present on conflict audit items only: the reference the conflicting delivery claimed. */
@@ -49,7 +53,7 @@ export const transactionsTable: TableDefinition = {
     // A user's transactions, newest first.
     {
       indexName: indexNames.byUsername,
-      partitionKey: attributes.username,
+      partitionKey: attributes.usernameKey,
       sortKey: attributes.receivedAt,
     },
     // Everything received in a time window, one partition per day and shard.

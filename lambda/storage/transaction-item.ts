@@ -20,11 +20,19 @@ export function transactionItem(record: TransactionRecord): Item {
     record: { S: 'transaction' },
     ...transactionAttributes(record.transaction),
     ...deliveryAttributes(record),
-    [attributes.username]: { S: record.transaction.username },
+    ...usernameKey(record.transaction.username),
     [attributes.receivedShard]: {
       S: receivedShard(record.transaction.reference, record.receivedAt),
     },
   };
+}
+
+/** DynamoDB refuses an index key that is empty or longer than 2,048 bytes. */
+const maxIndexKeyBytes = 2048;
+
+function usernameKey(username: string): Item {
+  const indexable = username !== '' && Buffer.byteLength(username, 'utf8') <= maxIndexKeyBytes;
+  return indexable ? { [attributes.usernameKey]: { S: username } } : {};
 }
 
 /** The audit key of a conflicting delivery: one per reference and distinct content. */

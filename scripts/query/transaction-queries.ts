@@ -55,7 +55,11 @@ export function listByUsername(
     TableName: tableName,
     IndexName: indexNames.byUsername,
     KeyConditionExpression: '#username = :username',
-    ...withFilter(filters, { '#username': attributes.username }, { ':username': { S: username } }),
+    ...withFilter(
+      filters,
+      { '#username': attributes.usernameKey },
+      { ':username': { S: username } },
+    ),
     ScanIndexForward: false,
   });
 }

@@ -106,6 +106,15 @@ describe.each(engines)('the receiver on %s', (engine) => {
     expect(await conflictsOf(fields.reference as string)).toHaveLength(2);
   });
 
+  it('records a transaction whose username DynamoDB cannot index, leaving it out of the username index', async () => {
+    for (const username of ['', `${'ğ'.repeat(1024)}x`]) {
+      const fields = transaction({ username });
+      expect((await invoke(callbackEvent(signed(fields)))).statusCode).toBe(204);
+      const item = await stored(fields.reference as string);
+      expect([item?.username, item?.usernameKey]).toEqual([{ S: username }, undefined]);
+    }
+  });
+
   it('stores an unsigned callback as unverified', async () => {
     const fields = transaction();
     expect((await invoke(callbackEvent(serialize(fields)))).statusCode).toBe(204);
