@@ -22,13 +22,31 @@ export function banner(server: LocalServer, hashMode: string, cwd = process.cwd(
     `  ${curlLine(server)}`,
     '',
     'In another shell:',
-    '  npm run simulate -- --count 200 --duplicates 0.1',
-    `  npm run query -- list --since ${new Date().toISOString().slice(0, 10)}`,
+    ...nextSteps(server),
     '',
     'Ctrl-C stops the server after the callbacks in flight are recorded.',
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * The simulator and the query tool find a server on the data folder, and its saved dev key, by
+ * themselves; anything they cannot find is spelled out.
+ */
+function nextSteps(server: LocalServer): string[] {
+  const inMemory = server.data.kind === 'memory';
+  const savedKey = server.keySource.kind === 'generated' && server.keySource.file !== undefined;
+  const simulateTarget = [
+    ...(inMemory ? [`--url ${server.url}`] : []),
+    ...(savedKey ? [] : [`--key ${shellQuote(server.apiKey)}`]),
+  ];
+  const queryTarget =
+    inMemory || !server.engine.embedded ? [`--endpoint ${server.engine.endpoint}`] : [];
+  return [
+    `  npm run simulate -- ${[...simulateTarget, '--count 200 --duplicates 0.1'].join(' ')}`,
+    `  npm run query -- ${[...queryTarget, `list --since ${new Date().toISOString().slice(0, 10)}`].join(' ')}`,
+  ];
 }
 
 function describeKeySource(server: LocalServer, cwd: string): string {

@@ -69,7 +69,10 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     if (data.kind === 'disk') {
       await mkdir(data.dir, { recursive: true });
       // A query may hold the folder for a moment; another server holds it for good.
-      lock = await acquireDataLock(data.lockFile, 'server', { waitMs: 5_000 });
+      lock = await acquireDataLock(data.lockFile, 'server', {
+        waitMs: 5_000,
+        waitFor: (holder) => holder.role === 'query',
+      });
       cleanup.push(() => (lock as DataLock).release());
     }
     const keys = await resolveApiKeys(options.apiKeys, data);

@@ -6,6 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
+import { DataFolderBusyError } from '../shared/data-lock.js';
 import { inMemory } from '../shared/local-data.js';
 import { banner } from './banner.js';
 import { type LocalServer, startLocalServer } from './local-server.js';
@@ -100,6 +101,9 @@ function parseHashMode(value: string | undefined): HashMode | undefined {
 class StartError extends Error {}
 
 function describe(error: unknown): string {
+  if (error instanceof DataFolderBusyError) {
+    return `${error.message} Stop it first, or give this one its own DATA_DIR.`;
+  }
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return `${error.message}: set PORT to a free port (or 0 for any).`;

@@ -63,8 +63,12 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
   for (;;) {
     const owner = await readLockOwner(data.lockFile);
     if (owner?.role === 'server' && owner.endpoint) {
+      // A server started with AWS_ENDPOINT_URL_DYNAMODB may write to a remote engine.
+      const client = isLoopbackUrl(owner.endpoint)
+        ? localDynamoDbClient(owner.endpoint)
+        : new DynamoDBClient({ endpoint: owner.endpoint });
       return remote(
-        localDynamoDbClient(owner.endpoint),
+        client,
         owner.tableName ?? tableName,
         `the running local server (pid ${owner.pid})`,
       );

@@ -45,7 +45,11 @@ export class DataFolderBusyError extends Error {
 export async function acquireDataLock(
   file: string,
   role: LockOwner['role'],
-  options: { waitMs?: number } = {},
+  options: {
+    waitMs?: number;
+    /** Which live holders are worth waiting for (default all); others fail at once. */
+    waitFor?: (holder: LockOwner) => boolean;
+  } = {},
 ): Promise<DataLock> {
   const deadline = Date.now() + (options.waitMs ?? 0);
   let owner: LockOwner = { pid: process.pid, role, startedAt: new Date().toISOString() };
@@ -61,7 +65,9 @@ export async function acquireDataLock(
       await rm(file, { force: true });
       continue;
     }
-    if (holder !== 'absent' && Date.now() >= deadline) throw new DataFolderBusyError(file, holder);
+    if (holder !== 'absent' && (Date.now() >= deadline || options.waitFor?.(holder) === false)) {
+      throw new DataFolderBusyError(file, holder);
+    }
     await sleep(100);
   }
 

@@ -62,6 +62,20 @@ describe('acquireDataLock (one process per local data folder)', () => {
     await lock.release();
   });
 
+  it('fails at once for a holder it was told not to wait for', async () => {
+    const lock = await acquireDataLock(file, 'server');
+    const started = Date.now();
+
+    const second = acquireDataLock(file, 'server', {
+      waitMs: 5_000,
+      waitFor: (holder) => holder.role === 'query',
+    });
+
+    await expect(second).rejects.toBeInstanceOf(DataFolderBusyError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await lock.release();
+  });
+
   it('waits for a holder that lets go within the wait', async () => {
     const first = await acquireDataLock(file, 'query');
     setTimeout(() => void first.release(), 150);
