@@ -2,9 +2,13 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Transaction } from '../../lambda/callback/transaction-schema.js';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
-import type { TransactionCompletedDetail } from '../../lambda/events/transaction-event.js';
+import type {
+  hashResults,
+  TransactionCompletedDetail,
+} from '../../lambda/events/transaction-event.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { conflictItem, transactionItem } from '../../lambda/storage/transaction-item.js';
+import type { HashResult } from '../../lambda/storage/transaction-store.js';
 import { transaction } from '../support/fixtures.js';
 import { recordOf, streamRecord } from './stream-records.js';
 
@@ -168,5 +172,9 @@ describe('the Transaction Completed detail type', () => {
     expectTypeOf<Omit<TransactionCompletedDetail, Delivered>>().toEqualTypeOf<
       Omit<Transaction, 'hash' | 'extra'>
     >();
+  });
+
+  it('accepts every hash result the receiver records', () => {
+    expectTypeOf<(typeof hashResults)[number]>().toEqualTypeOf<HashResult>();
   });
 });
