@@ -4,7 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { UsageError } from '../shared/cli-errors.js';
 import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData } from '../shared/local-data.js';
-import { localDynamoDbClient, startEmbeddedEngine } from '../shared/local-engine.js';
+import { ensureTable, localDynamoDbClient, startEmbeddedEngine } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
 
 /** Where the queries go, and how to let go of it afterwards. */
@@ -85,6 +85,14 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
         try {
           const engine = await startEmbeddedEngine(data);
           const client = localDynamoDbClient(engine.endpoint);
+          try {
+            // A folder made by an older version would fail later with a cryptic key error.
+            await ensureTable(client, tableName, { create: false });
+          } catch (error) {
+            client.destroy();
+            await engine.stop();
+            throw error;
+          }
           return {
             client,
             tableName,

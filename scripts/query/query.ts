@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     }
     if (values.until !== undefined && values.since === undefined)
       throw new UsageError('--until needs --since');
+    if (values.username === '') throw new UsageError('--username must not be empty');
     const window = values.since === undefined ? undefined : timeWindow(values.since, values.until);
     const username = values.username;
     run = async ({ client, tableName }) => {

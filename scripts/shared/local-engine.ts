@@ -3,6 +3,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  type GlobalSecondaryIndexDescription,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../../lambda/storage/create-table-input.js';
@@ -29,8 +30,8 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
 /**
  * Makes sure the table exists with the indexes the code queries. Creates it when missing and
  * `create` is set (a local engine); against AWS a missing table is an error, since the stack owns
- * it. An existing table without one of the indexes is an error either way: queries would fail
- * later with a less helpful message.
+ * it. An existing table whose indexes differ from the definition (a data folder made by an older
+ * version) is an error either way: writes or queries would fail later, less helpfully.
  */
 export async function ensureTable(
   client: DynamoDBClient,
@@ -39,14 +40,12 @@ export async function ensureTable(
 ): Promise<'created' | 'exists'> {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
-    const missing = transactionsTable.indexes
-      .map((index) => index.indexName)
-      .filter((name) => !present.has(name));
-    if (missing.length > 0) {
+    const drift = schemaDrift(Table?.GlobalSecondaryIndexes ?? []);
+    if (drift.length > 0) {
       throw new Error(
-        `Table ${tableName} lacks the index(es) ${missing.join(', ')}: it was not created from ` +
-          'lambda/storage/table-definition.ts. Delete it (or the data folder) and start again.',
+        `Table ${tableName} does not match lambda/storage/table-definition.ts (${drift.join('; ')}). ` +
+          'It was created by an older version: for local data, delete the data folder (or pick ' +
+          'another DATA_DIR or TABLE_NAME) and start again.',
       );
     }
     return 'exists';
@@ -54,13 +53,34 @@ export async function ensureTable(
     if (!(error instanceof ResourceNotFoundException)) throw error;
     if (!options.create) {
       throw new Error(
-        `Table ${tableName} does not exist at this endpoint. Deploy the stack, or set TABLE_NAME.`,
+        `Table ${tableName} does not exist at this endpoint: check TABLE_NAME (on AWS, deploy the stack).`,
       );
     }
   }
   await client.send(new CreateTableCommand(createTableInput(tableName)));
   await waitUntilActive(client, tableName);
   return 'created';
+}
+
+/** How the table's indexes differ from the definition: missing, or keyed on other attributes. */
+function schemaDrift(present: readonly GlobalSecondaryIndexDescription[]): string[] {
+  const drift: string[] = [];
+  for (const index of transactionsTable.indexes) {
+    const found = present.find((candidate) => candidate.IndexName === index.indexName);
+    if (!found) {
+      drift.push(`index ${index.indexName} is missing`);
+      continue;
+    }
+    const key = (type: 'HASH' | 'RANGE') =>
+      found.KeySchema?.find((element) => element.KeyType === type)?.AttributeName;
+    if (key('HASH') !== index.partitionKey || key('RANGE') !== index.sortKey) {
+      drift.push(
+        `index ${index.indexName} keys on ${key('HASH')}/${key('RANGE')}, ` +
+          `expected ${index.partitionKey}/${index.sortKey}`,
+      );
+    }
+  }
+  return drift;
 }
 
 /** Polls briefly: local engines take well under a second, the SDK waiter's minimum delay. */
