@@ -1,4 +1,4 @@
-import { JsonNumber } from '../json/json-number.js';
+import { type SerializableValue, stringifyJson } from '../json/json-text.js';
 import { computeHash, escapeNonAscii } from './callback-hash.js';
 
 /**
@@ -7,16 +7,8 @@ import { computeHash, escapeNonAscii } from './callback-hash.js';
  * Not used by the receiver at run time.
  */
 
-/** A member value as the gateway would write it; `bigint` and {@link JsonNumber} keep exact digits. */
-export type GatewayValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | null
-  | JsonNumber
-  | readonly GatewayValue[]
-  | { readonly [member: string]: GatewayValue };
+/** A member value as the gateway would write it. */
+export type GatewayValue = SerializableValue;
 
 export interface SignOptions {
   /** How non-ASCII reaches the wire: `\u` escapes like the hashed text, or raw UTF-8. */
@@ -35,20 +27,11 @@ export function signedBody(
   options: SignOptions = {},
 ): string {
   const escapeCase = options.escapeCase ?? 'lower';
-  const unsigned = serialize({ ...transaction, hash: '' });
+  const unsigned = stringifyJson({ ...transaction, hash: '' });
   const hash = computeHash(escapeNonAscii(unsigned, escapeCase), key);
-  const body = serialize({ ...transaction, hash });
+  const body = stringifyJson({ ...transaction, hash });
   return options.wire === 'utf8' ? body : escapeNonAscii(body, escapeCase);
 }
 
-/** Compact JSON that writes exact numbers as their digits (JSON.stringify cannot). */
-export function serialize(value: GatewayValue): string {
-  if (value instanceof JsonNumber) return value.source;
-  if (typeof value === 'bigint') return value.toString();
-  if (Array.isArray(value)) return `[${value.map(serialize).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const members = Object.entries(value as { readonly [member: string]: GatewayValue });
-    return `{${members.map(([name, member]) => `${JSON.stringify(name)}:${serialize(member)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+/** The gateway's compact JSON: exact numbers, members in the given order. */
+export const serialize = stringifyJson;

@@ -22,13 +22,11 @@ const expected = (otherwise: string) => ({
 
 const exactNumber = (pattern: RegExp, message: string) =>
   z.pipe(
-    z
-      .instanceof(JsonNumber, expected('must be a JSON number'))
-      .check(
-        z.refine((n) => pattern.test(n.source) && n.source.replace(/\D/g, '').length <= maxDigits, {
-          message: `${message}, at most ${maxDigits} digits`,
-        }),
-      ),
+    z.instanceof(JsonNumber, expected('must be a JSON number')).check(
+      z.refine((n) => pattern.test(n.source) && n.source.replace(/\D/g, '').length <= maxDigits, {
+        message: `${message}, at most ${maxDigits} digits`,
+      }),
+    ),
     z.transform((n: JsonNumber) => n.source),
   );
 

@@ -1,4 +1,6 @@
 import type { AttributeValue } from 'aws-lambda';
+import { JsonNumber } from '../json/json-number.js';
+import { type JsonValue, parseStrictJson } from '../json/strict-json.js';
 
 /**
  * A value read out of a stream image. DynamoDB numbers stay the decimal text DynamoDB holds: a
@@ -34,4 +36,26 @@ function fromAttributeValue(value: AttributeValue): ImageValue {
   if (value.NS !== undefined) return [...value.NS];
   if (value.BS !== undefined) return [...value.BS];
   throw new TypeError(`Unknown attribute value type: ${Object.keys(value).join(', ') || '(none)'}`);
+}
+
+/**
+ * The receiver stores members added by newer gateway versions as JSON text (`extra`); this reads
+ * them back as image values, numbers as their decimal text like every other number here.
+ */
+export function withExtraDecoded(fields: ImageObject): ImageObject {
+  const extra = fields.extra;
+  return typeof extra === 'string'
+    ? { ...fields, extra: fromJson(parseStrictJson(extra).value) }
+    : fields;
+}
+
+function fromJson(value: JsonValue): ImageValue {
+  if (value instanceof JsonNumber) return value.source;
+  if (Array.isArray(value)) return value.map(fromJson);
+  if (value !== null && typeof value === 'object') {
+    const object: ImageObject = {};
+    for (const [name, member] of Object.entries(value)) object[name] = fromJson(member);
+    return object;
+  }
+  return value;
 }

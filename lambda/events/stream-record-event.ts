@@ -2,7 +2,7 @@ import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { UnpublishableRecordError } from './errors.js';
-import { fromStreamImage, type ImageObject } from './stream-image.js';
+import { fromStreamImage, type ImageObject, withExtraDecoded } from './stream-image.js';
 import {
   detailTypes,
   eventSource,
@@ -35,7 +35,7 @@ export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undef
     case 'transaction':
       return {
         detailType: detailTypes.completed,
-        detail: parseDetail(transactionCompletedDetailSchema, item),
+        detail: parseDetail(transactionCompletedDetailSchema, withExtraDecoded(item)),
       };
     case 'conflict': {
       const transaction = item.transaction;
@@ -46,7 +46,7 @@ export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undef
       return {
         detailType: detailTypes.conflict,
         detail: parseDetail(transactionConflictDetailSchema, {
-          ...transaction,
+          ...withExtraDecoded(transaction),
           fingerprint: item.fingerprint ?? null,
           receivedAt: item.receivedAt ?? null,
           hashResult: item.hashResult ?? null,

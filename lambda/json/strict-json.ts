@@ -19,9 +19,7 @@ export interface ParsedDocument {
 
 /**
  * Deeper than any transaction object needs; keeps hostile nesting from costing stack or time.
- * Also what DynamoDB can store: it refuses an item with more than 31 nested levels, and a
- * conflict record keeps a top-level member of the body two maps down (`transaction.extra`), so a
- * container at depth 30 (the deepest this allows) lands at level 31.
+ * (Storage does not bound it: members beyond the known fields are stored as JSON text.)
  */
 export const maxDepth = 30;
 

@@ -1,7 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Transaction } from '../callback/transaction-schema.js';
-import { JsonNumber } from '../json/json-number.js';
-import type { JsonValue } from '../json/strict-json.js';
+import { stringifyJson } from '../json/json-text.js';
 import { attributes, receivedShards } from './table-definition.js';
 import type { TransactionRecord } from './transaction-store.js';
 
@@ -69,7 +68,9 @@ function transactionAttributes(transaction: Transaction): Item {
   };
   if (known.message !== undefined) item.message = { S: known.message };
   if (known.hash !== undefined) item.hash = { S: known.hash };
-  if (Object.keys(extra).length > 0) item.extra = { M: mapAttributes(extra) };
+  // JSON text rather than a map: DynamoDB refuses empty member names and deep nesting in maps,
+  // and a gateway's new member must never make a valid callback unstorable.
+  if (Object.keys(extra).length > 0) item.extra = { S: stringifyJson(extra) };
   return item;
 }
 
@@ -101,28 +102,4 @@ export function shardOf(reference: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0) % receivedShards;
-}
-
-function mapAttributes(object: Readonly<Record<string, JsonValue>>): Item {
-  const item: Item = {};
-  for (const [name, value] of Object.entries(object)) item[name] = toAttributeValue(value);
-  return item;
-}
-
-/** Plain decimals of at most 38 digits: DynamoDB holds them exactly. */
-const storableNumber = /^-?\d+(?:\.\d+)?$/;
-
-/** Members added by newer gateway versions, stored as faithfully as DynamoDB allows. */
-function toAttributeValue(value: JsonValue): AttributeValue {
-  if (value === null) return { NULL: true };
-  if (typeof value === 'string') return { S: value };
-  if (typeof value === 'boolean') return { BOOL: value };
-  if (value instanceof JsonNumber) {
-    // A number DynamoDB would reject or round is kept as its text rather than lost.
-    return storableNumber.test(value.source) && value.source.replace(/\D/g, '').length <= 38
-      ? { N: value.source }
-      : { S: value.source };
-  }
-  if (Array.isArray(value)) return { L: value.map(toAttributeValue) };
-  return { M: mapAttributes(value) };
 }

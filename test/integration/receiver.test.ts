@@ -58,7 +58,7 @@ describe.each(engines)('the receiver on %s', (engine) => {
       lastName: { S: 'Öztürk' },
       currency: { S: 'TRY' },
       message: { S: '' },
-      extra: { M: { channel: { S: 'mobile' } } },
+      extra: { S: '{"channel":"mobile"}' },
       rawBody: { S: body },
       hashResult: { S: 'verified' },
       keyId: { S: acceptedKey(specKey).id },

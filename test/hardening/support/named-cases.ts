@@ -349,7 +349,7 @@ export const namedCases: readonly NamedCase[] = [
   },
   // What DynamoDB refuses and dynalite does not check. An empty or over-long username could not
   // key the byUsername index (fixed: the index keys a copy, left out when it cannot be a key). An
-  // empty name in a map, where extra members are stored, is still a known bug: 503 forever.
+  // empty name in a map was refused too (fixed: extra members are stored as JSON text).
   {
     name: 'an empty username (README: a string)',
     status: 204,
@@ -364,13 +364,11 @@ export const namedCases: readonly NamedCase[] = [
     name: 'an extra member named "" (README: kept under extra)',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { '': 'x' })) }),
-    knownBugOn: ['dynamodb-local'],
   },
   {
     name: 'an extra member holding an empty member name',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { meta: { '': 0 } })) }),
-    knownBugOn: ['dynamodb-local'],
   },
   // Not a transaction at all.
   { name: 'an empty body', status: 400, request: () => ({ body: '' }) },
