@@ -1,4 +1,5 @@
 import { mkdir } from 'node:fs/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HashMode } from '../../lambda/config/config.js';
 import { acquireDataLock, type DataLock } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
@@ -9,6 +10,7 @@ import {
   localRegion,
   startEmbeddedEngine,
 } from '../shared/local-engine.js';
+import { isLoopbackUrl } from '../shared/local-target.js';
 import { callbackResource } from './api-gateway-routes.js';
 import { type KeySource, resolveApiKeys } from './dev-key.js';
 import { type Invoke, startGatewayServer } from './gateway-server.js';
@@ -61,8 +63,13 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   const data = localData(options.dataDir);
   const tableName = options.tableName ?? defaultTableName;
   const cleanup: (() => Promise<void>)[] = [];
+  // Every step runs even if one fails; the failures are reported together.
   const undo = async () => {
-    for (const step of cleanup.reverse()) await step().catch(() => {});
+    const errors: unknown[] = [];
+    for (const step of cleanup.reverse())
+      await step().catch((error: unknown) => errors.push(error));
+    if (errors.length === 1) throw errors[0];
+    if (errors.length > 1) throw new AggregateError(errors, 'Stopping local mode failed');
   };
   try {
     let lock: DataLock | undefined;
@@ -82,7 +89,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       : await startEmbeddedEngine(data);
     cleanup.push(() => engine.stop());
     const external = options.endpoint !== undefined;
-    const isLocalEngine = !external || isLoopback(options.endpoint as string);
+    const isLocalEngine = !external || isLoopbackUrl(options.endpoint as string);
 
     // Set before the handler is imported: it reads them once, at import.
     process.env.TABLE_NAME = tableName;
@@ -99,7 +106,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       }
     }
 
-    const client = isLocalEngine ? localDynamoDbClient(engine.endpoint) : await awsClient();
+    const client = isLocalEngine ? localDynamoDbClient(engine.endpoint) : new DynamoDBClient({});
     let tableCreated: boolean;
     try {
       tableCreated =
@@ -138,7 +145,8 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       },
     };
   } catch (error) {
-    await undo();
+    // The startup error is the one worth reporting.
+    await undo().catch(() => {});
     throw error;
   }
 }
@@ -149,21 +157,4 @@ async function importHandler(): Promise<Invoke> {
   const specifier = `../../lambda/handler.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
   const module = (await import(specifier)) as { handler: Invoke };
   return module.handler;
-}
-
-async function awsClient() {
-  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  return new DynamoDBClient({});
-}
-
-function isLoopback(endpoint: string): boolean {
-  try {
-    const { hostname } = new URL(endpoint);
-    return (
-      ['localhost', '127.0.0.1', '[::1]', '::1'].includes(hostname) ||
-      hostname.endsWith('.localhost')
-    );
-  } catch {
-    return false;
-  }
 }
