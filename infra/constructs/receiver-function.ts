@@ -3,17 +3,16 @@ import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HashMode } from '../../lambda/config/config.js';
 import { acknowledgeFinding } from '../nag.js';
+import { functionDefaults } from './function-defaults.js';
 import { metricsNamespace, serviceName } from './outcome-metrics.js';
 
 /** The handler module, relative to this file: `lambda/handler.ts` at the repository root. */
 export const handlerEntry = fileURLToPath(new URL('../../lambda/handler.ts', import.meta.url));
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * SDK budget for DynamoDB, mirrored into the environment so the Lambda timeout below is visibly
@@ -80,16 +79,12 @@ export class ReceiverFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     this.function = new NodejsFunction(this, 'Function', {
+      ...functionDefaults,
       entry: props.entry ?? handlerEntry,
-      handler: 'handler',
-      projectRoot,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
       memorySize: functionMemoryMb,
       timeout: functionTimeout,
       role: this.role,
       logGroup: this.logGroup,
-      tracing: Tracing.ACTIVE,
       description: 'Receives payment-gateway completion callbacks and records them once',
       environment: {
         TABLE_NAME: props.table.tableName,
@@ -100,23 +95,6 @@ export class ReceiverFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: serviceName,
         POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
         POWERTOOLS_LOG_LEVEL: 'INFO',
-      },
-      bundling: {
-        // ESM with the packages' `module` builds first: the AWS SDK v3 only tree-shakes there.
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        // Bundle the pinned SDK instead of the runtime's copy, so what was tested is what runs.
-        externalModules: [],
-        minify: true,
-        target: 'node24',
-        // Source maps off: `--enable-source-maps` slows cold starts and every thrown error, and
-        // the handler logs structured errors with their own context.
-        sourceMap: false,
-        // CommonJS dependencies inside an ESM bundle still call `require`; give them one.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        // Local esbuild only: synth and tests must work without Docker.
-        forceDockerBundling: false,
       },
     });
 

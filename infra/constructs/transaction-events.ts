@@ -10,29 +10,22 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { type Archive, EventBus } from 'aws-cdk-lib/aws-events';
 import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import {
-  Architecture,
-  FilterCriteria,
-  FilterRule,
-  Runtime,
-  StartingPosition,
-  Tracing,
-} from 'aws-cdk-lib/aws-lambda';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventSource } from '../../lambda/events/transaction-event.js';
 import { acknowledgeFinding } from '../nag.js';
+import { functionDefaults } from './function-defaults.js';
 import { metricsNamespace, serviceName } from './outcome-metrics.js';
 
 /** The stream consumer's module: `lambda/events/stream-handler.ts` at the repository root. */
 export const streamHandlerEntry = fileURLToPath(
   new URL('../../lambda/events/stream-handler.ts', import.meta.url),
 );
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * Up to 100 records per invocation: at most ten PutEvents requests, sent one after another.
@@ -128,33 +121,18 @@ export class TransactionEvents extends Construct {
     // Runtime, architecture, tracing and bundling as in ReceiverFunction (receiver-function.ts);
     // a test in transaction-events.test.ts fails if the two drift apart.
     this.function = new NodejsFunction(this, 'Function', {
+      ...functionDefaults,
       entry: streamHandlerEntry,
-      handler: 'handler',
-      projectRoot,
-      runtime: Runtime.NODEJS_24_X,
-      architecture: Architecture.ARM_64,
       memorySize: 256,
       timeout: consumerTimeout,
       role: this.role,
       logGroup: this.logGroup,
-      tracing: Tracing.ACTIVE,
       description: 'Publishes newly recorded transactions from the table stream to EventBridge',
       environment: {
         EVENT_BUS_NAME: this.bus.eventBusName,
         POWERTOOLS_SERVICE_NAME: serviceName,
         POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
         POWERTOOLS_LOG_LEVEL: 'INFO',
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        mainFields: ['module', 'main'],
-        externalModules: [],
-        minify: true,
-        target: 'node24',
-        sourceMap: false,
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-        forceDockerBundling: false,
       },
     });
 
