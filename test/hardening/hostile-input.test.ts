@@ -5,7 +5,7 @@ import type { GatewayValue } from '../../lambda/callback/gateway-signer.js';
 import type { HashMode } from '../../lambda/config/config.js';
 import { maxDepth } from '../../lambda/json/strict-json.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { createTestTable, engines } from '../support/engines.js';
+import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
 import { recordRequests } from '../support/request-counter.js';
@@ -52,12 +52,15 @@ afterAll(() => {
 });
 
 describe.each(engines)('hostile input on %s', (engine) => {
+  let table: TestTable;
   let client: DynamoDBClient;
   let tableName: string;
 
   beforeAll(async () => {
-    ({ client, tableName } = await createTestTable(engine));
+    table = await createTestTable(engine);
+    ({ client, tableName } = table);
   });
+  afterAll(() => table.drop());
 
   describe.each(plans[engine] ?? [])('with HASH_MODE=%s', (hashMode, runs) => {
     it(`answers ${runs} generated requests below 500 without throwing, and stores only what the key holder signed`, async () => {
