@@ -19,9 +19,9 @@ export const fullSettings: BenchSettings = {
   cpuBlocks: 5,
   coldStartProcesses: 20,
   connections: 16,
-  durationSeconds: 15,
-  warmupSeconds: 3,
-  loadRounds: 2,
+  durationSeconds: 8,
+  warmupSeconds: 2,
+  loadRounds: 4,
 };
 
 /**

@@ -32,13 +32,16 @@ export interface EndToEndResult {
   /** Summed over the rounds: connection errors, timeouts and non-2xx answers. */
   readonly errors: number;
   readonly requests: number;
+  /** Every measured run, in the order they ran. */
+  readonly runs: readonly LoadRun[];
 }
 
 /**
  * Each receiver in its own server process on DynamoDB Local, loaded by autocannon at a fixed
  * number of connections for a fixed time. Every request is a new callback (fresh reference,
- * signed), so each one costs the receiver its full write path. Runs alternate ours, baseline,
- * baseline, ours so that a drifting engine (its tables grow) weighs on both alike.
+ * signed), so each one costs the receiver its full write path. Short runs alternate ours,
+ * baseline, baseline, ours, ... and the medians are reported, so that a drifting engine (its
+ * tables grow) or a neighbour's burst of work weighs on both alike.
  */
 export async function measureEndToEnd(options: EndToEndOptions): Promise<EndToEndResult[]> {
   const client = engineClient(options.engine.endpoint);
@@ -80,10 +83,12 @@ export async function measureEndToEnd(options: EndToEndOptions): Promise<EndToEn
     p99Ms: median(runs[subject].map((run) => run.p99Ms)),
     errors: runs[subject].reduce((sum, run) => sum + run.errors, 0),
     requests: runs[subject].reduce((sum, run) => sum + run.requests, 0),
+    runs: runs[subject],
   }));
 }
 
-interface LoadRun {
+export interface LoadRun {
+  readonly startedAt: string;
   readonly requestsPerSecond: number;
   readonly p50Ms: number;
   readonly p99Ms: number;
@@ -92,6 +97,7 @@ interface LoadRun {
 }
 
 async function load(url: string, connections: number, seconds: number): Promise<LoadRun> {
+  const startedAt = new Date().toISOString();
   const result = await autocannon({
     url,
     connections,
@@ -106,6 +112,7 @@ async function load(url: string, connections: number, seconds: number): Promise<
     ],
   });
   return {
+    startedAt,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
