@@ -13,5 +13,8 @@ export default defineConfig({
     // beforeAll hooks create tables; suites that start their own engine may fetch the jar first.
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    // One JSON log line and one EMF blob per invocation would bury the test report; the tests
+    // that check logs and metrics turn them back on for themselves.
+    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
   },
 });

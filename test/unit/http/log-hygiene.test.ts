@@ -27,7 +27,8 @@ describe('logs', () => {
 
   afterAll(() => {
     vi.restoreAllMocks();
-    process.env.POWERTOOLS_LOG_LEVEL = previousLevel;
+    if (previousLevel === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
+    else process.env.POWERTOOLS_LOG_LEVEL = previousLevel;
   });
 
   it('never contain the key, the salted text or a name, on any path', async () => {
