@@ -83,6 +83,7 @@ export async function runBenchmark(options: BenchmarkOptions): Promise<Benchmark
       connections: settings.connections,
       durationSeconds: settings.durationSeconds,
       warmupSeconds: settings.warmupSeconds,
+      engineWarmupSeconds: settings.engineWarmupSeconds,
       rounds: settings.loadRounds,
     });
     return { coldStart, endToEnd };

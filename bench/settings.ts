@@ -8,6 +8,7 @@ export interface BenchSettings {
   readonly connections: number;
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
+  readonly engineWarmupSeconds: number;
   readonly loadRounds: number;
 }
 
@@ -21,6 +22,7 @@ export const fullSettings: BenchSettings = {
   connections: 16,
   durationSeconds: 8,
   warmupSeconds: 2,
+  engineWarmupSeconds: 15,
   loadRounds: 4,
 };
 
@@ -37,5 +39,6 @@ export const smokeSettings: BenchSettings = {
   connections: 4,
   durationSeconds: 2,
   warmupSeconds: 0,
+  engineWarmupSeconds: 0,
   loadRounds: 1,
 };

@@ -62,7 +62,9 @@ export function conditions(results: BenchmarkResults): string {
       'stores and SDK with DynamoDB answered from memory at the HTTP handler. ' +
       `Cold start: ${settings.coldStartProcesses} fresh Node 24 processes per bundle against DynamoDB Local. ` +
       `End to end: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s ` +
-      `per run (after ${settings.warmupSeconds} s warm-up), ${settings.loadRounds} run(s) each, ` +
+      `per run (after ${settings.warmupSeconds} s warm-up), ${settings.loadRounds} run(s) each ` +
+      `alternating, after ${settings.engineWarmupSeconds} s of unmeasured load each to warm the ` +
+      'engine, ' +
       'every request a new signed callback, DynamoDB Local; ours behind `startLocalServer` (which ' +
       'switches EMF metrics off, as `npm start` does), the baseline behind the same HTTP-to-event ' +
       'adapter.',
