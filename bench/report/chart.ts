@@ -2,7 +2,7 @@ import type { BenchmarkResults } from '../benchmark.js';
 import { formatValue } from './format.js';
 import type { ResultRow } from './result-row.js';
 
-const width = 1000;
+const width = 1040;
 const labelWidth = 330;
 const rowHeight = 26;
 const green = '#2e7d32';
@@ -37,7 +37,13 @@ export function chartSvg(results: BenchmarkResults): string {
 
   y += 34;
   parts.push(
-    text(20, y, 'Ours relative to the baseline (log scale; right of 1× = ours better)', 14, 'bold'),
+    text(
+      20,
+      y,
+      'Ours relative to the baseline (log scale; right of 1× = ours better; ours vs baseline in brackets)',
+      14,
+      'bold',
+    ),
   );
   y += 12;
   const axis = advantageAxis();
@@ -124,7 +130,13 @@ function advantageBar(row: ResultRow, y: number, axis: Axis): string[] {
   const one = xOfFactor(axis, 1);
   const end = xOfFactor(axis, factor);
   const color = factor >= 1 ? green : red;
-  const label = `${factor.toFixed(2)}×  (${formatValue(row.ours, row.unit)} vs ${formatValue(row.baseline, row.unit)} ${row.unit})`;
+  const verdict =
+    Math.abs(factor - 1) < 0.005
+      ? 'same'
+      : factor > 1
+        ? `${factor.toFixed(2)}× better`
+        : `${(1 / factor).toFixed(2)}× worse`;
+  const label = `${verdict}  (${formatValue(row.ours, row.unit)} vs ${formatValue(row.baseline, row.unit)} ${row.unit})`;
   return [
     text(20, y, chartLabel(row), 12),
     `<rect x="${Math.min(one, end).toFixed(1)}" y="${y - 13}" width="${Math.max(1, Math.abs(end - one)).toFixed(1)}" height="16" fill="${color}"/>`,
