@@ -36,8 +36,8 @@ export function inMemoryDynamoDbClient(keyAttributes: Readonly<Record<string, st
     return JSON.stringify(item[attribute]);
   };
   const table = (name: string) => {
-    let found = tables.get(name);
-    if (!found) tables.set(name, (found = new Map()));
+    const found = tables.get(name) ?? new Map<string, Item>();
+    tables.set(name, found);
     return found;
   };
 
