@@ -22,6 +22,12 @@ const { values } = parseArgs({
   },
 });
 const smoke = values.smoke || process.env.BENCH_SMOKE === '1';
+
+// The in-process measurements log and emit metrics as the deployed function does (the stack sets
+// INFO), whatever the caller's shell or test runner asked Powertools for.
+process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+delete process.env.POWERTOOLS_METRICS_DISABLED;
+delete process.env.POWERTOOLS_DEV;
 const resultsDir = join(repositoryRoot, 'bench', 'results');
 const outDir = values.out ?? (smoke ? join(resultsDir, 'tmp', 'smoke') : resultsDir);
 
