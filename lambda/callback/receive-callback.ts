@@ -1,7 +1,6 @@
 import type { AcceptedKey } from '../auth/accepted-keys.js';
 import type { HashMode } from '../config/config.js';
-import { JsonNumber } from '../json/json-number.js';
-import { JsonSyntaxError, parseStrictJson } from '../json/strict-json.js';
+import { isJsonObject, JsonSyntaxError, parseStrictJson } from '../json/strict-json.js';
 import type { HashResult, TransactionStore } from '../storage/transaction-store.js';
 import { hashedTextCandidates, verifyHash } from './callback-hash.js';
 import {
@@ -102,12 +101,7 @@ function checkHash(
 ): HashResult {
   if (mode === 'off') return 'not-checked';
   const body = document.value;
-  const isObject =
-    body !== null &&
-    typeof body === 'object' &&
-    !Array.isArray(body) &&
-    !(body instanceof JsonNumber);
-  const hash = isObject ? body.hash : undefined;
+  const hash = isJsonObject(body) ? body.hash : undefined;
   if (hash === undefined || hash === '') {
     if (mode === 'required') {
       throw new HashMismatchError('This receiver requires a hash; the body carries none.');

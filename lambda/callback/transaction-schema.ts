@@ -2,7 +2,7 @@
 // (only the checks used here are bundled, not every method of every schema class).
 import * as z from 'zod/mini';
 import { JsonNumber } from '../json/json-number.js';
-import type { JsonValue } from '../json/strict-json.js';
+import { isJsonObject, type JsonValue } from '../json/strict-json.js';
 
 /**
  * The gateway's transaction object (shared/spec/completion-callback.md, section 2): the single
@@ -85,12 +85,7 @@ export type ValidationResult =
 /** Validates a parsed body, naming every failing field (never echoing its value). */
 export function validateTransaction(body: JsonValue): ValidationResult {
   // zod would read an array's missing members one by one; a non-object is one error.
-  if (
-    body === null ||
-    typeof body !== 'object' ||
-    Array.isArray(body) ||
-    body instanceof JsonNumber
-  ) {
+  if (!isJsonObject(body)) {
     return { success: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
   }
   const result = transactionSchema.safeParse(body);

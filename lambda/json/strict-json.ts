@@ -5,6 +5,16 @@ export interface JsonObject {
   [member: string]: JsonValue;
 }
 
+/** True for a JSON object: not null, an array or a number (numbers are objects here). */
+export function isJsonObject(value: JsonValue): value is JsonObject {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    !(value instanceof JsonNumber)
+  );
+}
+
 /** Where a top-level member's value sits in the source text (UTF-16 offsets, end exclusive). */
 export interface Span {
   readonly start: number;

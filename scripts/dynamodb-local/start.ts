@@ -5,11 +5,12 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
+import { freePort } from '../shared/free-port.js';
 import { fetchDynamoDbLocal } from './fetch.js';
 
 const execFileAsync = promisify(execFile);
@@ -240,16 +241,4 @@ async function isListening(port: number): Promise<boolean> {
   } finally {
     socket.destroy();
   }
-}
-
-/** A port that is free right now (the OS picks it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('No TCP port assigned');
-  return address.port;
 }

@@ -4,10 +4,11 @@
  * never leave one behind (see killAllServers).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../../scripts/shared/free-port.js';
+
+export { freePort };
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -30,17 +31,6 @@ export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     delete env[name];
   }
   return { ...env, ...overrides };
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export interface ServerProcess {
