@@ -9,7 +9,8 @@ import {
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { outcomeMetric, outcomes } from './outcome-metrics.js';
+import { outcomes } from '../../lambda/observability/metric-names.js';
+import { outcomeMetric } from './outcome-metrics.js';
 
 export interface CallbackDashboardProps {
   readonly stage: Stage;

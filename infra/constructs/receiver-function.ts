@@ -7,9 +7,12 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HashMode } from '../../lambda/config/config.js';
+import {
+  defaultMetricsNamespace as metricsNamespace,
+  serviceName,
+} from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
 import { functionDefaults } from './function-defaults.js';
-import { metricsNamespace, serviceName } from './outcome-metrics.js';
 
 /** The handler module, relative to this file: `lambda/handler.ts` at the repository root. */
 export const handlerEntry = fileURLToPath(new URL('../../lambda/handler.ts', import.meta.url));

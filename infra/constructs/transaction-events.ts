@@ -18,9 +18,12 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventSource } from '../../lambda/events/transaction-event.js';
+import {
+  defaultMetricsNamespace as metricsNamespace,
+  serviceName,
+} from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
 import { functionDefaults } from './function-defaults.js';
-import { metricsNamespace, serviceName } from './outcome-metrics.js';
 
 /** The stream consumer's module: `lambda/events/stream-handler.ts` at the repository root. */
 export const streamHandlerEntry = fileURLToPath(

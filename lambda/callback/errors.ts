@@ -1,3 +1,4 @@
+import type { Outcome } from '../observability/metric-names.js';
 import type { FieldError } from './transaction-schema.js';
 
 /**
@@ -6,12 +7,7 @@ import type { FieldError } from './transaction-schema.js';
  * responses. Messages are written for the gateway's integrators and never contain a secret, a
  * name or the body.
  */
-export type RefusalOutcome =
-  | 'Unauthorized'
-  | 'HashRejected'
-  | 'Invalid'
-  | 'Conflict'
-  | 'StoreUnavailable';
+export type RefusalOutcome = Exclude<Outcome, 'Recorded' | 'Duplicate'>;
 
 export abstract class CallbackError extends Error {
   abstract readonly status: number;

@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { eventMetrics } from '../observability/metric-names.js';
 import { UnpublishableRecordError } from './errors.js';
 import type { EventPublisher } from './event-publisher.js';
 import { eventForRecord, putEventsEntry } from './stream-record-event.js';
@@ -13,13 +14,6 @@ export interface PublishStreamRecordsDependencies {
   readonly logger: Logger;
   readonly metrics: Metrics;
 }
-
-/** The metrics this use case emits (EMF, Sum per minute), for alarms and the dashboard. */
-export const eventMetrics = {
-  published: 'EventsPublished',
-  failed: 'EventsNotPublished',
-  unpublishable: 'UnpublishableRecords',
-} as const;
 
 interface Planned {
   /** Position of the stream record in the batch. */

@@ -3,7 +3,7 @@ import type { EventBridgeEvent } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { transactionShape } from '../callback/transaction-schema.js';
 import { JsonNumber } from '../json/json-number.js';
-import { serviceName } from '../observability/telemetry.js';
+import { serviceName } from '../observability/metric-names.js';
 import type { HashResult } from '../storage/transaction-store.js';
 import type { ImageValue } from './stream-image.js';
 

@@ -1,17 +1,19 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { defaultMetricsNamespace, serviceName, telemetryEnvironment } from './metric-names.js';
 
 /**
- * Structured JSON logs and EMF metrics. Service name and namespace have defaults here so local
- * runs need no setup; the stack sets `POWERTOOLS_SERVICE_NAME` and `POWERTOOLS_METRICS_NAMESPACE`.
+ * Structured JSON logs and EMF metrics. The stack sets the service and the namespace (its stack
+ * name) in the environment; local runs need no setup and get the defaults. Powertools prefers a
+ * constructor option over its environment variable, so the variable is read here first.
  */
-export const serviceName = 'callback-receiver';
-export const metricsNamespace = 'CallbackReceiver';
-
-export function createLogger(): Logger {
-  return new Logger({ serviceName });
+export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
+  return new Logger({ serviceName: env[telemetryEnvironment.serviceName] || serviceName });
 }
 
-export function createMetrics(): Metrics {
-  return new Metrics({ serviceName, namespace: metricsNamespace });
+export function createMetrics(env: NodeJS.ProcessEnv = process.env): Metrics {
+  return new Metrics({
+    serviceName: env[telemetryEnvironment.serviceName] || serviceName,
+    namespace: env[telemetryEnvironment.metricsNamespace] || defaultMetricsNamespace,
+  });
 }

@@ -1,6 +1,6 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
-import { outcomes } from '../../infra/constructs/outcome-metrics.js';
+import { outcomes } from '../../lambda/observability/metric-names.js';
 import { synthesize } from './synth.js';
 
 const synth = synthesize();
@@ -144,6 +144,8 @@ describe('dashboard', () => {
       'HashRejected',
       'Invalid',
       'StoreUnavailable',
+      'ItemRejected',
+      'KeysUnavailable',
     ]);
   });
 

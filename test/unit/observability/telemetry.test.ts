@@ -1,0 +1,30 @@
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { describe, expect, it } from 'vitest';
+import {
+  defaultMetricsNamespace,
+  serviceName,
+} from '../../../lambda/observability/metric-names.js';
+import { createMetrics } from '../../../lambda/observability/telemetry.js';
+
+function emitted(env: NodeJS.ProcessEnv) {
+  const metrics = createMetrics(env);
+  metrics.addMetric('Recorded', MetricUnit.Count, 1);
+  const [directive] = metrics.serializeMetrics()._aws.CloudWatchMetrics;
+  const { service } = metrics.serializeMetrics();
+  return { namespace: directive?.Namespace, service };
+}
+
+describe('telemetry names', () => {
+  it('emits into the namespace the stack sets, so two stacks never mix their metrics', () => {
+    expect(
+      emitted({
+        POWERTOOLS_METRICS_NAMESPACE: 'CallbackReceiverStaging',
+        POWERTOOLS_SERVICE_NAME: 'x',
+      }),
+    ).toEqual({ namespace: 'CallbackReceiverStaging', service: 'x' });
+  });
+
+  it('falls back to the product namespace and service when the environment sets none', () => {
+    expect(emitted({})).toEqual({ namespace: defaultMetricsNamespace, service: serviceName });
+  });
+});
