@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { computeHash } from '../../lambda/callback/callback-hash.js';
+import type { HashMode } from '../../lambda/config/config.js';
+import { MemoryTransactionStore } from '../../lambda/storage/memory-transaction-store.js';
+import { callbackEvent } from '../support/fixtures.js';
+import { receiverWith } from '../support/receiver.js';
+
+/**
+ * docs/callback-hash.md cannot go stale: every digest on the page is recomputed from the page's
+ * own text, and every body it shows is sent through the real handler with the page's key.
+ * The page marks its parts with fenced-block info strings (`text key`, `text hashed`,
+ * `json wire`, `json refused`) and a `Digest:` line per example.
+ */
+const page = readFileSync(new URL('../../docs/callback-hash.md', import.meta.url), 'utf8');
+
+function blocks(text: string, info: string): string[] {
+  const fence = new RegExp(`^\`\`\`${info}\\n([\\s\\S]*?)\\n\`\`\`$`, 'gm');
+  return [...text.matchAll(fence)].map((match) => match[1] ?? '');
+}
+
+interface Example {
+  readonly title: string;
+  readonly hashed: string;
+  readonly digest: string;
+  readonly wire: readonly string[];
+  readonly refused: readonly string[];
+}
+
+function examples(text: string): Example[] {
+  return text
+    .split(/^### /m)
+    .slice(1)
+    .map((section) => {
+      const hashed = blocks(section, 'text hashed');
+      const digest = /^Digest: `([0-9a-f]{64})`$/m.exec(section)?.[1];
+      if (hashed.length !== 1 || hashed[0] === undefined || digest === undefined) {
+        throw new Error(`Example without one hashed text and one digest: ${section.slice(0, 60)}`);
+      }
+      return {
+        title: section.slice(0, section.indexOf('\n')),
+        hashed: hashed[0],
+        digest,
+        wire: blocks(section, 'json wire'),
+        refused: blocks(section, 'json refused'),
+      };
+    });
+}
+
+const [key] = blocks(page, 'text key');
+const worked = examples(page);
+
+async function send(body: string, hashMode: HashMode = 'required') {
+  const store = new MemoryTransactionStore();
+  const answer = await receiverWith(store, { keys: [key ?? ''], hashMode })(
+    callbackEvent(body, { headers: { 'x-api-key': key ?? '' } }),
+  );
+  return { answer, stored: [...store.records.values()] };
+}
+
+describe('docs/callback-hash.md', () => {
+  it('gives one key and at least five worked examples, each with a body the gateway sends', () => {
+    expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(worked.length).toBeGreaterThanOrEqual(5);
+    for (const example of worked) expect(example.wire.length).toBeGreaterThan(0);
+  });
+
+  it.each(worked)('states the digest of its hashed text: $title', ({ hashed, digest }) => {
+    const independent = createHash('sha256')
+      .update(Buffer.from(hashed + key, 'utf8'))
+      .digest('hex');
+    expect(independent).toBe(digest);
+    expect(computeHash(hashed, key ?? '')).toBe(digest);
+  });
+
+  it.each(worked)('shows bodies the receiver records as verified: $title', async (example) => {
+    for (const body of example.wire) {
+      expect((JSON.parse(body) as { hash: string }).hash.toLowerCase()).toBe(example.digest);
+      const { answer, stored } = await send(body);
+      expect(answer.statusCode).toBe(204);
+      expect(answer.headers?.['x-callback-outcome']).toBe('recorded');
+      expect(stored.map((record) => record.hashResult)).toEqual(['verified']);
+    }
+  });
+
+  it('shows a re-serialized body that the receiver refuses with 403', async () => {
+    const refused = worked.flatMap((example) => example.refused);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const body of refused) {
+      const { answer, stored } = await send(body);
+      expect(answer.statusCode).toBe(403);
+      expect(stored).toEqual([]);
+    }
+  });
+
+  it('shows a shell check whose stated digest is that of its own key and text', () => {
+    const [shell] = blocks(page, 'sh');
+    const quoted = (name: string) => new RegExp(`^${name}='([^']*)'$`, 'm').exec(shell ?? '')?.[1];
+    const stated = /# ([0-9a-f]{64}) {2}-$/m.exec(shell ?? '')?.[1];
+    const text = quoted('S');
+    expect(quoted('K')).toBe(key);
+    expect(worked.map((example) => example.hashed)).toContain(text);
+    expect(createHash('sha256').update(`${text}${key}`, 'utf8').digest('hex')).toBe(stated);
+  });
+
+  it('holds no digest that is not one of its worked examples', () => {
+    const digests = new Set(worked.map((example) => example.digest));
+    const onPage = page.match(/(?<![0-9a-fA-F])[0-9a-fA-F]{64}(?![0-9a-fA-F])/g) ?? [];
+    expect(onPage.length).toBeGreaterThan(worked.length);
+    for (const hex of onPage) expect(digests).toContain(hex.toLowerCase());
+  });
+});
+
+describe('the missing-hash table of docs/callback-hash.md', () => {
+  const [example] = worked;
+  const signedBody = example?.wire[0] ?? '';
+  const withHash = (hash: string) => signedBody.replace(/"hash":"[0-9a-f]{64}"/, hash);
+  const bodies = {
+    absent: withHash('"note":"no hash member"'),
+    empty: withHash('"hash":""'),
+    right: signedBody,
+    wrong: withHash(`"hash":"${'0'.repeat(64)}"`),
+    null: withHash('"hash":null'),
+  };
+
+  it.each([
+    ['absent', 'required', 403, undefined],
+    ['empty', 'required', 403, undefined],
+    ['absent', 'if-present', 204, 'unverified'],
+    ['empty', 'if-present', 204, 'unverified'],
+    ['absent', 'off', 204, 'not-checked'],
+    ['empty', 'off', 204, 'not-checked'],
+    ['right', 'required', 204, 'verified'],
+    ['right', 'if-present', 204, 'verified'],
+    ['right', 'off', 204, 'not-checked'],
+    ['wrong', 'required', 403, undefined],
+    ['wrong', 'if-present', 403, undefined],
+    ['null', 'if-present', 403, undefined],
+    ['wrong', 'off', 204, 'not-checked'],
+  ] as const)(
+    'a hash that is %s, with HASH_MODE=%s, answers %i',
+    async (kind, mode, status, result) => {
+      const { answer, stored } = await send(bodies[kind], mode);
+      expect(answer.statusCode).toBe(status);
+      expect(stored.map((record) => record.hashResult)).toEqual(result ? [result] : []);
+    },
+  );
+});
