@@ -1,20 +1,27 @@
-import { attributeText, type Item } from './item-json.js';
+import { textTable } from '../shared/text-table.js';
+import { displayValue, type StoredItem } from './stored-item.js';
 
 /**
  * Conflicting deliveries under the transaction they contradict: when each came and what it
  * claimed. Their fields are nested under `transaction` (see lambda/storage/transaction-item.ts).
  */
-export function conflictsTable(conflicts: readonly Item[]): string {
+export function conflictsTable(conflicts: readonly StoredItem[]): string {
   if (conflicts.length === 0) return '\nNo conflicting deliveries.\n';
-  const lines = conflicts.map((item) => {
-    const claimed = item.transaction?.M ?? {};
-    const field = (name: string) => attributeText(claimed[name]);
-    return (
-      `  ${attributeText(item.receivedAt)}  ${field('type')} ${field('status')} ` +
-      `${field('amount')} ${field('currency')}  message ${JSON.stringify(field('message'))}  ` +
-      `request ${attributeText(item.requestId)}`
-    );
+  const rows = conflicts.map((item) => {
+    const claimed = (item.transaction ?? {}) as StoredItem;
+    return [
+      displayValue(item.receivedAt),
+      displayValue(claimed.type),
+      displayValue(claimed.status),
+      displayValue(claimed.amount),
+      displayValue(claimed.currency),
+      displayValue(claimed.message),
+      displayValue(item.requestId),
+    ];
   });
   const count = conflicts.length;
-  return `\n${count} conflicting deliver${count === 1 ? 'y' : 'ies'} kept for audit (refused with 409):\n${lines.join('\n')}\n`;
+  return (
+    `\n${count} conflicting deliver${count === 1 ? 'y' : 'ies'} kept for audit (refused with 409):\n` +
+    textTable(['receivedAt', 'type', 'status', 'amount', 'cur', 'message', 'request'], rows)
+  );
 }

@@ -15,6 +15,9 @@ export const maxWindowDays = 366;
 export function timeWindow(since: string, until: string | undefined, now = new Date()): TimeWindow {
   const from = parseInstant('--since', since);
   const to = until === undefined ? new Date(now.getTime() + 1) : parseInstant('--until', until);
+  if (until === undefined && from.getTime() > now.getTime()) {
+    throw new UsageError(`--since ${since} is in the future: nothing has been received yet`);
+  }
   if (to.getTime() <= from.getTime()) throw new UsageError('--until must be later than --since');
   const last = new Date(to.getTime() - 1);
   const days: string[] = [];

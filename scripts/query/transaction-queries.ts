@@ -1,12 +1,13 @@
 import {
   type DynamoDBClient,
   GetItemCommand,
-  QueryCommand,
+  paginateQuery,
+  paginateScan,
   type QueryCommandInput,
-  ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { attributes, indexNames, receivedShards } from '../../lambda/storage/table-definition.js';
-import type { Item } from './item-json.js';
+import { compareNewestFirst, mergeNewestFirst } from './newest-first.js';
+import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
 
 export interface Filters {
@@ -14,13 +15,21 @@ export interface Filters {
   readonly status?: string;
 }
 
+/** Where to read and how much per request. */
+export interface QueryContext {
+  readonly client: DynamoDBClient;
+  readonly tableName: string;
+  /** Items per request (`Limit`): a `--limit` smaller than a page reads no more than it needs. */
+  readonly pageSize?: number;
+}
+
 /** The recorded transaction and every conflicting delivery kept for audit, newest first. */
 export async function getTransaction(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   reference: string,
-): Promise<{ transaction: Item | undefined; conflicts: Item[] }> {
-  const [stored, conflicts] = await Promise.all([
+): Promise<{ transaction: StoredItem | undefined; conflicts: StoredItem[] }> {
+  const conflicts: StoredItem[] = [];
+  const [stored] = await Promise.all([
     client.send(
       new GetItemCommand({
         TableName: tableName,
@@ -28,31 +37,36 @@ export async function getTransaction(
         ConsistentRead: true,
       }),
     ),
-    queryAll(client, {
-      TableName: tableName,
-      IndexName: indexNames.byConflictOf,
-      KeyConditionExpression: '#of = :reference',
-      ExpressionAttributeNames: { '#of': attributes.conflictOf },
-      ExpressionAttributeValues: { ':reference': { S: reference } },
-      ScanIndexForward: false,
-    }),
+    (async () => {
+      for await (const item of queryItems(
+        { client, tableName },
+        {
+          TableName: tableName,
+          IndexName: indexNames.byConflictOf,
+          KeyConditionExpression: '#of = :reference',
+          ExpressionAttributeNames: { '#of': attributes.conflictOf },
+          ExpressionAttributeValues: { ':reference': { S: reference } },
+          ScanIndexForward: false,
+        },
+      )) {
+        conflicts.push(item);
+      }
+    })(),
   ]);
   // A conflict audit item has a derived key, so a reference never fetches one by accident;
   // still, only a transaction is shown as the transaction.
-  const item = stored.Item?.record?.S === 'transaction' ? stored.Item : undefined;
+  const item = stored.Item?.record?.S === 'transaction' ? storedItem(stored.Item) : undefined;
   return { transaction: item, conflicts };
 }
 
 /** A user's transactions, newest first, from the `byUsername` index. */
 export function listByUsername(
-  client: DynamoDBClient,
-  tableName: string,
+  context: QueryContext,
   username: string,
-  limit: number,
   filters: Filters,
-): Promise<Item[]> {
-  return queryUpTo(client, limit, {
-    TableName: tableName,
+): AsyncGenerator<StoredItem> {
+  return queryItems(context, {
+    TableName: context.tableName,
     IndexName: indexNames.byUsername,
     KeyConditionExpression: '#username = :username',
     ...withFilter(
@@ -66,23 +80,19 @@ export function listByUsername(
 
 /**
  * Transactions received in a window, newest first, from the `byReceivedShard` index. A day's
- * bucket is split into shards to spread writes, so each day costs one query per shard; they run
- * in parallel and are merged. Days are read newest first and reading stops once `limit` items
- * are in hand, since an older day cannot hold anything newer.
+ * bucket is split into shards to spread writes, so each day costs one query per shard; they are
+ * merged as they are read. Days are read newest first.
  */
-export async function listByTime(
-  client: DynamoDBClient,
-  tableName: string,
+export async function* listByTime(
+  context: QueryContext,
   window: TimeWindow,
-  limit: number,
   filters: Filters,
-): Promise<Item[]> {
-  const found: Item[] = [];
+): AsyncGenerator<StoredItem> {
   for (const day of window.days) {
-    const shards = await Promise.all(
+    yield* mergeNewestFirst(
       Array.from({ length: receivedShards }, (_, shard) =>
-        queryUpTo(client, limit, {
-          TableName: tableName,
+        queryItems(context, {
+          TableName: context.tableName,
           IndexName: indexNames.byReceivedShard,
           KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
           ...withFilter(
@@ -98,52 +108,46 @@ export async function listByTime(
         }),
       ),
     );
-    found.push(
-      ...shards
-        .flat()
-        .sort(newestFirst)
-        .slice(0, limit - found.length),
-    );
-    if (found.length >= limit) break;
   }
-  return found;
 }
 
-/** The whole table, read page by page: only on request (`--scan`), never as a fallback. */
+/**
+ * The whole table, read page by page: only on request (`--scan`), never as a fallback. A scan
+ * has no order, so it is read to the end and sorted before anything is shown.
+ */
 export async function scanTransactions(
-  client: DynamoDBClient,
-  tableName: string,
-  limit: number,
+  { client, tableName }: QueryContext,
   filters: Filters,
-): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: Item | undefined;
-  const filter = withFilter(
-    filters,
-    { '#record': 'record' },
-    { ':transaction': { S: 'transaction' } },
-    ['#record = :transaction'],
+): Promise<StoredItem[]> {
+  const items: StoredItem[] = [];
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: tableName,
+      ...withFilter(filters, { '#record': 'record' }, { ':transaction': { S: 'transaction' } }, [
+        '#record = :transaction',
+      ]),
+    },
   );
-  do {
-    const page = await client.send(
-      new ScanCommand({ TableName: tableName, ...filter, ExclusiveStartKey: startKey }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items.sort(newestFirst).slice(0, limit);
+  for await (const page of pages) items.push(...(page.Items ?? []).map(storedItem));
+  return items.sort(compareNewestFirst);
 }
 
-function newestFirst(a: Item, b: Item): number {
-  const at = (item: Item) => item[attributes.receivedAt]?.S ?? '';
-  const ref = (item: Item) => item[attributes.reference]?.S ?? '';
-  return at(b).localeCompare(at(a)) || ref(a).localeCompare(ref(b));
+/** Every item a query returns, page by page through the SDK's paginator. */
+async function* queryItems(
+  { client, pageSize }: QueryContext,
+  input: QueryCommandInput,
+): AsyncGenerator<StoredItem> {
+  const pages = paginateQuery({ client, ...(pageSize ? { pageSize } : {}) }, input);
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) yield storedItem(item);
+  }
 }
 
 /**
  * Adds `--type`/`--status` as a filter expression. `type` and `status` are DynamoDB reserved
  * words, hence the placeholders. Filters apply after the key condition reads, so a filtered
- * query may need more pages to fill `limit` (queryUpTo keeps reading).
+ * query may need more pages to fill a `--limit` (the paginator keeps reading).
  */
 function withFilter(
   filters: Filters,
@@ -172,33 +176,4 @@ function withFilter(
     ExpressionAttributeValues: allValues,
     ...(all.length > 0 ? { FilterExpression: all.join(' AND ') } : {}),
   };
-}
-
-/** Reads pages until `limit` items (after filtering) or the end. */
-async function queryUpTo(
-  client: DynamoDBClient,
-  limit: number,
-  input: QueryCommandInput,
-): Promise<Item[]> {
-  const items: Item[] = [];
-  let startKey: QueryCommandInput['ExclusiveStartKey'];
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        ...input,
-        // Without a filter every item read counts, so read no more than needed.
-        ...(input.FilterExpression || !Number.isFinite(limit)
-          ? {}
-          : { Limit: limit - items.length }),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
-  return items.slice(0, limit);
-}
-
-async function queryAll(client: DynamoDBClient, input: QueryCommandInput): Promise<Item[]> {
-  return queryUpTo(client, Number.POSITIVE_INFINITY, input);
 }

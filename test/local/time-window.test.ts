@@ -29,6 +29,14 @@ describe('timeWindow (list --since/--until)', () => {
     expect(window.days).toEqual(['2026-11-21']);
   });
 
+  it('says a --since in the future is in the future, not that --until is too early', () => {
+    const now = new Date('2026-11-22T10:30:00Z');
+
+    expect(() => timeWindow('2026-12-01', undefined, now)).toThrow(
+      /--since 2026-12-01 is in the future/,
+    );
+  });
+
   it.each([
     ['yesterday', undefined],
     ['2026-13-01', undefined],

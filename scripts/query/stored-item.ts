@@ -1,0 +1,78 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { NumberValueImpl as NumberValue, unmarshall } from '@aws-sdk/util-dynamodb';
+
+/**
+ * An item as read back, decoded by the SDK with `wrapNumbers`: a number stays the exact digits
+ * DynamoDB returned (a {@link NumberValue}), never a JavaScript number, so a 19-digit id or a
+ * 38-digit amount prints as stored.
+ */
+export type StoredItem = Record<string, unknown>;
+
+export function storedItem(item: Record<string, AttributeValue>): StoredItem {
+  return unmarshall(item, { wrapNumbers: true });
+}
+
+declare global {
+  interface JSON {
+    /** Node 21+: a JSON fragment written as-is by `JSON.stringify` (a number's own digits). */
+    rawJSON(text: string): unknown;
+  }
+}
+
+/**
+ * JSON text with numbers as their stored digits (`JSON.rawJSON`). Read it with a parser that keeps
+ * big numbers (jq does; `JSON.parse` with a reviver's `context.source` does) to keep them exact.
+ */
+export function exactJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, exactValue, indent);
+}
+
+function exactValue(this: unknown, _key: string, value: unknown): unknown {
+  if (value instanceof NumberValue) return JSON.rawJSON(value.value);
+  if (value instanceof Set) return [...value];
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  return value;
+}
+
+/** A value as display text: strings as they are, numbers as their exact digits. */
+export function displayValue(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (value instanceof NumberValue) return value.value;
+  return exactJson(value) ?? '';
+}
+
+/** The transaction's own fields first, in the gateway's order; then what the receiver added. */
+const leading = [
+  'reference',
+  'record',
+  'id',
+  'username',
+  'firstName',
+  'lastName',
+  'amount',
+  'currency',
+  'type',
+  'status',
+  'message',
+  'hash',
+  'extra',
+  'conflictOf',
+  'transaction',
+  'receivedAt',
+  'hashResult',
+  'keyId',
+  'requestId',
+  'sourceIp',
+  'fingerprint',
+  'rawBody',
+];
+
+export function orderAttributes(item: StoredItem): StoredItem {
+  const rank = (name: string) => {
+    const index = leading.indexOf(name);
+    return index === -1 ? leading.length : index;
+  };
+  const names = Object.keys(item).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return Object.fromEntries(names.map((name) => [name, item[name]]));
+}

@@ -1,0 +1,42 @@
+import { Command, CommanderError } from 'commander';
+import { reportFailure } from './cli-errors.js';
+
+/**
+ * Exit codes shared by every tool: 0 done, 1 failed (or found differences), 2 the command line
+ * or its input was wrong. Commander exits 1 on a usage error by default; this makes it 2.
+ */
+export const exitCodes = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A commander program for `npm run <name>`: usage errors exit 2 and point at `--help`. */
+export function commandProgram(name: string, description: string): Command {
+  return new Command(`npm run ${name} --`)
+    .description(description)
+    .showHelpAfterError(`(npm run ${name} -- --help for usage)`)
+    .exitOverride();
+}
+
+/**
+ * Parses argv and runs the chosen action. Commander has already printed its own message for a
+ * usage error; anything the action throws is reported by reportFailure (UsageError exits 2).
+ */
+export async function runProgram(
+  program: Command,
+  name: string,
+  argv: readonly string[] = process.argv,
+): Promise<void> {
+  // Subcommands inherit exitOverride only when they are created after it is set; set it on all.
+  for (const command of allCommands(program)) command.exitOverride();
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+      return;
+    }
+    reportFailure(name, error);
+  }
+}
+
+function allCommands(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(allCommands)];
+}
