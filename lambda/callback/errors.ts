@@ -70,6 +70,21 @@ export class MalformedJsonError extends CallbackError {
   readonly outcome = 'Invalid';
 }
 
+/** The receiver requires a hash (`HASH_MODE=required`) and the body carries none, or an empty one. */
+export class HashMissingError extends CallbackError {
+  override name = 'HashMissingError';
+  readonly status = 403;
+  readonly problem = 'hash-missing';
+  readonly title = 'Hash is required';
+  readonly outcome = 'HashRejected';
+  constructor() {
+    super(
+      'This receiver requires a hash; the body carries none. Put the hash in the "hash" member.',
+    );
+  }
+}
+
+/** The body carries a hash that does not verify against the body and any accepted key. */
 export class HashMismatchError extends CallbackError {
   override name = 'HashMismatchError';
   readonly status = 403;

@@ -7,6 +7,7 @@ import {
   CallbackError,
   ConflictError,
   HashMismatchError,
+  HashMissingError,
   MalformedJsonError,
   ValidationError,
 } from './errors.js';
@@ -104,7 +105,7 @@ function checkHash(
   const hash = isJsonObject(body) ? body.hash : undefined;
   if (hash === undefined || hash === '') {
     if (mode === 'required') {
-      throw new HashMismatchError('This receiver requires a hash; the body carries none.');
+      throw new HashMissingError();
     }
     return 'unverified';
   }

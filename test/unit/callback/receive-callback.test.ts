@@ -3,6 +3,7 @@ import { acceptedKey } from '../../../lambda/auth/accepted-keys.js';
 import {
   ConflictError,
   HashMismatchError,
+  HashMissingError,
   MalformedJsonError,
   StoreUnavailableError,
   ValidationError,
@@ -74,9 +75,10 @@ describe('receiveCallback', () => {
     });
   });
 
-  it('refuses an absent hash when the mode is required', async () => {
+  it('refuses an absent or empty hash as missing, not wrong, when the mode is required', async () => {
     const { deliver } = setup('required');
-    await expect(deliver(serialize(transaction()))).rejects.toThrow(HashMismatchError);
+    await expect(deliver(serialize(transaction()))).rejects.toThrow(HashMissingError);
+    await expect(deliver(serialize(transaction({ hash: '' })))).rejects.toThrow(HashMissingError);
   });
 
   it('does not check the hash at all when the mode is off', async () => {
