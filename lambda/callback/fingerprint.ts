@@ -1,41 +1,42 @@
 import { createHash } from 'node:crypto';
-import { JsonNumber } from '../json/json-number.js';
-import type { JsonValue } from '../json/strict-json.js';
 import type { Transaction } from './transaction-schema.js';
 
 /**
- * A SHA-256 over a canonical form of the validated transaction: what a delivery *says*, not how
- * it was written. Member order, whitespace, `\u` escapes and trailing zeros in a fraction do not
- * change it; the `hash` member does not take part, since a redelivery signed with a rotated key
- * is still the same transaction.
+ * The fields whose values make a transaction what it is: the published interface's fields, less
+ * `hash` (a redelivery signed with a rotated key is still the same transaction). Members the
+ * interface does not define (a newer version's, or per-delivery ones such as a send time) are
+ * stored but never compared, so they cannot turn a genuine redelivery into a conflict.
+ */
+export const comparedFields = [
+  'amount',
+  'currency',
+  'firstName',
+  'id',
+  'lastName',
+  'message',
+  'reference',
+  'status',
+  'type',
+  'username',
+] as const satisfies readonly (keyof Transaction)[];
+
+const numberFields = new Set<string>(['amount', 'id']);
+
+/**
+ * A SHA-256 over the compared fields by value: what a delivery *says*, not how it was written.
+ * Member order, whitespace, `\u` escapes and number forms (`1.0E7`, `1050.70`) do not change it,
+ * since `id` and `amount` are already canonical. The text is compact JSON with the members sorted
+ * and the numbers bare, the same text earlier versions hashed for a transaction without extra
+ * members, so fingerprints already stored still match.
  */
 export function fingerprint(transaction: Transaction): string {
-  const { hash: _hash, extra, ...known } = transaction;
-  const canonical = canonicalJson({
-    ...extra,
-    ...known,
-    id: new JsonNumber(known.id),
-    amount: new JsonNumber(known.amount),
-  });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
-}
-
-function canonicalJson(value: JsonValue | undefined): string {
-  if (value instanceof JsonNumber) return normalizeNumber(value.source);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const members = Object.keys(value)
-      .filter((name) => value[name] !== undefined)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${canonicalJson(value[name])}`);
-    return `{${members.join(',')}}`;
+  const members: string[] = [];
+  for (const name of comparedFields) {
+    const value = transaction[name];
+    if (value === undefined) continue;
+    members.push(`"${name}":${numberFields.has(name) ? value : JSON.stringify(value)}`);
   }
-  return JSON.stringify(value);
-}
-
-/** `1050.70` and `1050.7` are one amount; exponent forms are compared as written. */
-function normalizeNumber(source: string): string {
-  if (!/^-?\d+\.\d+$/.test(source)) return source.toLowerCase();
-  const trimmed = source.replace(/0+$/, '');
-  return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
+  return createHash('sha256')
+    .update(`{${members.join(',')}}`, 'utf8')
+    .digest('hex');
 }

@@ -1,17 +1,22 @@
 // zod/mini: the same engine and messages as `zod`, a fraction of its bundle and load time
 // (only the checks used here are bundled, not every method of every schema class).
 import * as z from 'zod/mini';
+import { canonicalNumber } from '../json/canonical-number.js';
 import { JsonNumber } from '../json/json-number.js';
 import { isJsonObject, type JsonValue } from '../json/strict-json.js';
 
 /**
- * The gateway's transaction object (shared/spec/completion-callback.md, section 2): the single
+ * The gateway's transaction object (docs/callback-interface.md): the single
  * source of truth for validation, for the {@link Transaction} type and for the field table in the
- * README. Numbers arrive as {@link JsonNumber} and leave as their exact decimal text.
+ * docs. Numbers arrive as {@link JsonNumber} and leave in their canonical plain form
+ * (see `json/canonical-number.ts`): the form stored, fingerprinted and published.
  */
 
-/** DynamoDB numbers hold 38 significant digits; more could not be stored digit for digit. */
-const maxDigits = 38;
+/**
+ * DynamoDB numbers hold 38 significant digits; a plain form of at most 38 digits is always stored
+ * digit for digit, whatever its magnitude.
+ */
+export const maxDigits = 38;
 /** A reference is the table's key; bounded well under DynamoDB's 2,048-byte key limit. */
 export const maxReferenceLength = 256;
 
@@ -20,27 +25,39 @@ const expected = (otherwise: string) => ({
   error: (issue: { input?: unknown }) => (issue.input === undefined ? 'is required' : otherwise),
 });
 
-const exactNumber = (pattern: RegExp, message: string) =>
-  z.pipe(
-    z.instanceof(JsonNumber, expected('must be a JSON number')).check(
-      z.refine((n) => pattern.test(n.source) && n.source.replace(/\D/g, '').length <= maxDigits, {
-        message: `${message}, at most ${maxDigits} digits`,
-      }),
-    ),
-    z.transform((n: JsonNumber) => n.source),
+/**
+ * A JSON number, judged by the value it denotes rather than how it is written (`1.0E7`, `1e+7`
+ * and `10000000` are one id), and passed on in its canonical plain form.
+ */
+const exactNumber = (kind: 'integer' | 'decimal') => {
+  const message = `must be a non-negative ${kind} of at most ${maxDigits} digits`;
+  return z.pipe(
+    z.instanceof(JsonNumber, expected('must be a JSON number')),
+    z.transform((n: JsonNumber, context) => {
+      const value = canonicalNumber(n.source);
+      const fits =
+        value !== undefined &&
+        !value.negative &&
+        value.digits <= maxDigits &&
+        (kind === 'decimal' || value.integer);
+      if (fits) return value.plain;
+      context.issues.push({ code: 'custom', message, input: n.source });
+      return z.NEVER;
+    }),
   );
+};
 
 const text = z.string(expected('must be a string'));
 
 export const transactionShape = {
-  /** Transaction id: a non-negative integer, written without sign, fraction or exponent. */
-  id: exactNumber(/^(?:0|[1-9]\d*)$/, 'must be a non-negative integer'),
+  /** Transaction id: a non-negative integer, in any JSON form (`42`, `4.2e1`, `42.0`). */
+  id: exactNumber('integer'),
   /** The user's unique username. */
   username: text,
   firstName: text,
   lastName: text,
-  /** Amount in minor units (cents, kuruş): a non-negative decimal, no exponent. */
-  amount: exactNumber(/^(?:0|[1-9]\d*)(?:\.\d+)?$/, 'must be a non-negative decimal'),
+  /** Amount in minor units (cents, kuruş): a non-negative decimal, in any JSON form. */
+  amount: exactNumber('decimal'),
   /** ISO 4217-style code: three uppercase letters. */
   currency: z
     .string(expected('must be a string'))

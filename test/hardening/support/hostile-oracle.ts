@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import Big from 'big.js';
 import { maxDepth } from '../../../lambda/json/strict-json.js';
 import { callbackEvent } from '../../support/fixtures.js';
 import type {
@@ -363,24 +364,41 @@ export function parseProblem(value: Value, level = 1): string | undefined {
   return undefined;
 }
 
-const digitCount = (text: string) => text.replace(/\D/g, '').length;
+/**
+ * A number denotes a value, whatever its form (`1.0E7` is the integer 10000000): judged here
+ * with big.js, not the receiver's code. The plain form may have at most 38 digits, the lone `0`
+ * before a fraction's point not counted.
+ */
+function numberFits(text: string, kind: 'integer' | 'decimal'): boolean {
+  const value = new Big(text);
+  if (value.lt(0)) return false;
+  if (kind === 'integer' && !value.round(0, Big.roundDown).eq(value)) return false;
+  if (value.abs().gte('1e38') || (!value.eq(0) && value.abs().lt('1e-38'))) return false;
+  const plain = value.abs().toFixed();
+  return (
+    plain
+      .replace(/^0\./, '')
+      .replace(/\D/g, '')
+      .replace(/^0+(?=\d)/, '').length <= 38
+  );
+}
 
 /** Why the README's transaction table refuses the members, if it does (the receiver's 422). */
 export function schemaProblem(members: Members): string | undefined {
   const field = (name: string) => members.get(name);
-  const number = (name: string, pattern: RegExp) => {
+  const number = (name: string, kind: 'integer' | 'decimal') => {
     const value = field(name);
-    return value instanceof RawJson && pattern.test(value.text) && digitCount(value.text) <= 38;
+    return value instanceof RawJson && numberFits(value.text, kind);
   };
   const string = (name: string) => typeof field(name) === 'string';
   const oneOf = (name: string, values: string[]) => values.includes(field(name) as string);
   const reference = field('reference');
   const checks: [string, boolean][] = [
-    ['id', number('id', /^(?:0|[1-9]\d*)$/)],
+    ['id', number('id', 'integer')],
     ['username', string('username')],
     ['firstName', string('firstName')],
     ['lastName', string('lastName')],
-    ['amount', number('amount', /^(?:0|[1-9]\d*)(?:\.\d+)?$/)],
+    ['amount', number('amount', 'decimal')],
     ['currency', string('currency') && /^[A-Z]{3}$/.test(field('currency') as string)],
     ['type', oneOf('type', ['Deposit', 'Withdrawal'])],
     ['status', oneOf('status', ['Confirm', 'Reject'])],

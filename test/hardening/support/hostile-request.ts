@@ -1,3 +1,4 @@
+import Big from 'big.js';
 import fc from 'fast-check';
 import { Members, RawJson, type Value } from './independent-signer.js';
 
@@ -143,13 +144,36 @@ const hostileNumber = fc
   )
   .map((text) => new RawJson(text));
 
-const validId = fc.oneof(fc.constant('0'), digits(0, 37)).map((text) => new RawJson(text));
-const validAmount = fc
-  .tuple(
-    fc.oneof(fc.constant('0'), digits(0, 15)),
-    rarely(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 6 }), 1),
-  )
-  .map(([int, frac]) => new RawJson(frac === undefined ? int : `${int}.${frac}`));
+/** Sometimes rewrites a plain number the way other serializers do: `1.0E7`, `1e+16`, `-0`. */
+const otherForm = (plain: string) =>
+  fc
+    .tuple(fc.integer({ min: -3, max: 3 }), fc.constantFrom('e', 'E', 'e+'))
+    .map(([shift, marker]) => {
+      if (plain === '0') return shift < 0 ? '-0' : `0${marker}${shift + 3}`;
+      return `${new Big(plain).times(new Big(10).pow(-shift)).toFixed()}${marker}${shift}`.replace(
+        'e+-',
+        'e-',
+      );
+    });
+const sometimesOtherForm = (plain: fc.Arbitrary<string>) =>
+  plain.chain((text) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant(text) },
+      { weight: 1, arbitrary: otherForm(text) },
+    ),
+  );
+
+const validId = sometimesOtherForm(fc.oneof(fc.constant('0'), digits(0, 37))).map(
+  (text) => new RawJson(text),
+);
+const validAmount = sometimesOtherForm(
+  fc
+    .tuple(
+      fc.oneof(fc.constant('0'), digits(0, 15)),
+      rarely(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 6 }), 1),
+    )
+    .map(([int, frac]) => (frac === undefined ? int : `${int}.${frac}`)),
+).map((text) => new RawJson(text));
 
 /** Names of members a newer gateway might add, the empty name included. */
 const extraName = fc

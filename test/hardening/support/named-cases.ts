@@ -110,14 +110,39 @@ export const namedCases: readonly NamedCase[] = [
     request: (ref) => ({ body: signed(fields(ref, { fee: new JsonNumber('1e400') })) }),
   },
   {
-    name: '-0 as the amount',
-    status: 422,
+    name: '-0 as the amount, stored as 0',
+    status: 204,
     request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('-0') })) }),
+    stored: { amount: '0' },
   },
   {
-    name: '-0 as the id',
-    status: 422,
+    name: '-0 as the id, stored as 0',
+    status: 204,
     request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('-0') })) }),
+    stored: { id: '0' },
+  },
+  {
+    name: "Jackson's 1.0E7 as the amount, stored plainly",
+    status: 204,
+    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('1.0E7') })) }),
+    stored: { amount: '10000000' },
+  },
+  {
+    name: "Python's 1e+16 as the amount, stored plainly",
+    status: 204,
+    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('1e+16') })) }),
+    stored: { amount: '10000000000000000' },
+  },
+  {
+    name: '4.2e1 as the id, stored as 42',
+    status: 204,
+    request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('4.2e1') })) }),
+    stored: { id: '42' },
+  },
+  {
+    name: '1.5e0 as the id',
+    status: 422,
+    request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('1.5e0') })) }),
   },
   {
     name: '9007199254740993 as the id, stored digit for digit',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../lambda/callback/fingerprint.js';
 import {
@@ -6,6 +7,7 @@ import {
   signedBody,
 } from '../../../lambda/callback/gateway-signer.js';
 import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
+import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
 import { transaction } from '../../support/fixtures.js';
 
@@ -36,17 +38,34 @@ describe('fingerprint', () => {
     );
   });
 
-  it('treats trailing zeros of a fraction as the same amount', () => {
-    expect(fingerprintOf(serialize(fields).replace('1050.7', '1050.70'))).toBe(
+  it.each([
+    ['trailing zeros of a fraction', '1050.70'],
+    ['an exponent', '1.0507E3'],
+    ['a negative exponent', '105070e-2'],
+  ])('treats an amount written with %s as the same amount', (_name, written) => {
+    expect(fingerprintOf(serialize({ ...fields, amount: new JsonNumber(written) }))).toBe(
       fingerprintOf(serialize(fields)),
     );
+  });
+
+  it('ignores members the interface does not define, whatever their values', () => {
+    expect(fingerprintOf(serialize({ ...fields, channel: 'mobile', sentAt: 'now' }))).toBe(
+      fingerprintOf(serialize(fields)),
+    );
+  });
+
+  it('is what earlier versions stored for a transaction without extra members', () => {
+    const { channel: _channel, ...plain } = fields;
+    // sha256 of the sorted compact JSON of the defined fields, numbers bare, as 0.1 computed it.
+    const text = `{"amount":1050.7,"currency":"TRY","firstName":"${plain.firstName}","id":${plain.id},"lastName":"${plain.lastName}","message":"","reference":"${plain.reference}","status":"Confirm","type":"Deposit","username":"deniz.kaya"}`;
+    expect(fingerprintOf(serialize(plain))).toBe(createHash('sha256').update(text).digest('hex'));
   });
 
   it.each([
     ['amount', { amount: 1050.71 }],
     ['status', { status: 'Reject' }],
     ['message', { message: 'different' }],
-    ['a member added by a newer gateway version', { channel: 'mobile' }],
+    ['id', { id: 424242 }],
   ])('changes when the %s changes', (_name, change) => {
     expect(fingerprintOf(serialize({ ...fields, ...change }))).not.toBe(
       fingerprintOf(serialize(fields)),

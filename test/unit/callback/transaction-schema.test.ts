@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GatewayValue } from '../../../lambda/callback/gateway-signer.js';
 import { serialize } from '../../../lambda/callback/gateway-signer.js';
 import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
+import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
 import { transaction } from '../../support/fixtures.js';
 
@@ -21,6 +22,38 @@ describe('transaction schema', () => {
       id: '9007199254740993',
       amount: '1050.75',
     });
+  });
+
+  it.each([
+    ['1E3', '1000'],
+    ['1.0E7', '10000000'],
+    ['1e+16', '10000000000000000'],
+    ['1050.70', '1050.7'],
+    ['105070e-2', '1050.7'],
+    ['7.0', '7'],
+    ['-0', '0'],
+    ['-0.0e5', '0'],
+    ['0.050', '0.05'],
+  ])('accepts the amount %s as its plain form %s', (written, plain) => {
+    const result = validate(transaction({ amount: new JsonNumber(written) }));
+    expect(result.success && result.transaction.amount).toBe(plain);
+  });
+
+  it.each([
+    ['4.2e1', '42'],
+    ['42.000', '42'],
+    ['4200E-2', '42'],
+    ['-0', '0'],
+  ])('accepts the id %s as the integer %s', (written, plain) => {
+    const result = validate(transaction({ id: new JsonNumber(written) }));
+    expect(result.success && result.transaction.id).toBe(plain);
+  });
+
+  it('names the field and its bound when a number is out of range', () => {
+    const result = validate(transaction({ amount: new JsonNumber('1e40') }));
+    expect(result.success ? [] : result.errors).toEqual([
+      { field: 'amount', message: 'must be a non-negative decimal of at most 38 digits' },
+    ]);
   });
 
   it('keeps members added by newer gateway versions, apart from the known fields', () => {
@@ -64,8 +97,11 @@ describe('transaction schema', () => {
 
   it.each([
     ['a fractional id', { id: 1.5 }, 'id'],
-    ['an exponent id', { id: 1e21 }, 'id'],
+    ['a fractional id in exponent form', { id: new JsonNumber('15e-1') }, 'id'],
+    ['a negative id in exponent form', { id: new JsonNumber('-1E2') }, 'id'],
+    ['an id of 39 digits written with an exponent', { id: new JsonNumber('1e38') }, 'id'],
     ['a negative amount', { amount: -5 }, 'amount'],
+    ['an amount past the double range of digits', { amount: new JsonNumber('1e-400') }, 'amount'],
     [
       'an amount with more digits than DynamoDB keeps',
       { amount: BigInt(`1${'0'.repeat(38)}`) },
