@@ -135,7 +135,7 @@ export interface CliResult {
 
 /** `npm run -s <script> -- <args>`, as typed in a second shell. */
 export function runScript(
-  script: 'simulate' | 'query',
+  script: 'simulate' | 'query' | 'reconcile' | 'replay' | 'redrive' | 'verify',
   args: readonly string[],
   env: Record<string, string>,
 ): Promise<CliResult> {

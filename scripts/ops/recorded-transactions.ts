@@ -1,0 +1,142 @@
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  type DynamoDBClient,
+  paginateQuery,
+  paginateScan,
+} from '@aws-sdk/client-dynamodb';
+import { attributes, indexNames, receivedShards } from '../../lambda/storage/table-definition.js';
+import type { TimeWindow } from '../query/time-window.js';
+import type { ComparedValues } from './gateway-report.js';
+
+type Item = Record<string, AttributeValue>;
+
+/** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
+export interface RecordedTransaction extends ComparedValues {
+  readonly reference: string;
+  readonly receivedAt: string;
+}
+
+/** A conflicting delivery kept for audit: what it claimed, and when. */
+export interface KeptConflict extends ComparedValues {
+  /** The reference it claimed (the audit item's own key is derived). */
+  readonly reference: string;
+  readonly receivedAt: string;
+  readonly requestId: string;
+}
+
+/**
+ * Every transaction received in the window, page by page, from the `byReceivedShard` index:
+ * one query per day and shard, read one after another so only a page is in memory at a time.
+ */
+export async function* recordedInWindow(
+  client: DynamoDBClient,
+  tableName: string,
+  window: TimeWindow,
+): AsyncGenerator<RecordedTransaction> {
+  for (const day of window.days) {
+    for (let shard = 0; shard < receivedShards; shard++) {
+      const pages = paginateQuery(
+        { client },
+        {
+          TableName: tableName,
+          IndexName: indexNames.byReceivedShard,
+          KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
+          ExpressionAttributeNames: {
+            '#shard': attributes.receivedShard,
+            '#at': attributes.receivedAt,
+          },
+          ExpressionAttributeValues: {
+            ':shard': { S: `${day}#${shard}` },
+            ':since': { S: window.since },
+            ':until': { S: window.lastIncluded },
+          },
+        },
+      );
+      for await (const page of pages) {
+        for (const item of page.Items ?? []) yield recordedTransaction(item);
+      }
+    }
+  }
+}
+
+/** BatchGetItem's limit of keys per request. */
+const maxKeysPerBatch = 100;
+
+/**
+ * The recorded transactions among `references` (at most 100), read by key with consistent reads:
+ * how a report row received outside the window is still found.
+ */
+export async function recordedByReference(
+  client: DynamoDBClient,
+  tableName: string,
+  references: readonly string[],
+): Promise<Map<string, RecordedTransaction>> {
+  if (references.length > maxKeysPerBatch) {
+    throw new RangeError(`at most ${maxKeysPerBatch} references per lookup`);
+  }
+  const found = new Map<string, RecordedTransaction>();
+  let keys: Item[] = [...new Set(references)].map((reference) => ({
+    [attributes.reference]: { S: reference },
+  }));
+  while (keys.length > 0) {
+    const output = await client.send(
+      new BatchGetItemCommand({
+        RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+      }),
+    );
+    for (const item of output.Responses?.[tableName] ?? []) {
+      if (item.record?.S !== 'transaction') continue;
+      const transaction = recordedTransaction(item);
+      found.set(transaction.reference, transaction);
+    }
+    // Keys DynamoDB did not get to (throttling, 16 MB) come back to be asked again.
+    keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  }
+  return found;
+}
+
+/**
+ * Every conflicting delivery kept for audit. The `byConflictOf` index is sparse (only conflict
+ * items carry its key), so reading all of it costs the conflicts, not the table.
+ */
+export async function* keptConflicts(
+  client: DynamoDBClient,
+  tableName: string,
+): AsyncGenerator<KeptConflict> {
+  for await (const page of paginateScan(
+    { client },
+    { TableName: tableName, IndexName: indexNames.byConflictOf },
+  )) {
+    for (const item of page.Items ?? []) {
+      const claimed = item.transaction?.M ?? {};
+      yield {
+        reference: text(item[attributes.conflictOf]),
+        receivedAt: text(item[attributes.receivedAt]),
+        requestId: text(item.requestId),
+        ...comparedValues(claimed),
+      };
+    }
+  }
+}
+
+function recordedTransaction(item: Item): RecordedTransaction {
+  return {
+    reference: text(item[attributes.reference]),
+    receivedAt: text(item[attributes.receivedAt]),
+    ...comparedValues(item),
+  };
+}
+
+function comparedValues(item: Item): ComparedValues {
+  return {
+    amount: text(item.amount),
+    currency: text(item.currency),
+    type: text(item.type),
+    status: text(item.status),
+  };
+}
+
+function text(value: AttributeValue | undefined): string {
+  return value?.S ?? value?.N ?? '';
+}
