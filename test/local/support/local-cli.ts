@@ -133,14 +133,15 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** `npm run -s <script> -- <args>`, as typed in a second shell. */
+/** `npm run -s <script> -- <args>`, as typed in a second shell; `stdin` is piped in. */
 export function runScript(
   script: 'simulate' | 'query' | 'reconcile' | 'replay' | 'redrive' | 'verify',
   args: readonly string[],
   env: Record<string, string>,
+  stdin = '',
 ): Promise<CliResult> {
   return new Promise((done, fail) => {
-    execFile(
+    const child = execFile(
       'npm',
       ['run', '-s', script, '--', ...args],
       { cwd: repoRoot, env: cleanEnv(env), timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
@@ -151,6 +152,7 @@ export function runScript(
         else done({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(stdin);
   });
 }
 

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runScript } from '../local/support/local-cli.js';
+import { exampleA, exampleB, specKey } from '../support/fixtures.js';
+
+/** npm run verify on the worked examples of the hash spec, run as a user runs it. */
+
+let dir: string;
+const bodyA = exampleA.hashedText.replace('"hash":""', `"hash":"${exampleA.hash}"`);
+
+async function file(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'verify-'));
+});
+
+describe('npm run verify', () => {
+  it('verifies example A and names the text that matched', async () => {
+    const result = await runScript('verify', [await file('a.json', bodyA), '--key', specKey], {});
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(
+      'Verified: the hash matches the body as received, "hash" blanked.\n',
+    );
+  });
+
+  it('verifies example B sent as raw UTF-8 through its lowercase-escaped text', async () => {
+    const keyFile = await file('key.txt', `${specKey}\n`);
+    const result = await runScript(
+      'verify',
+      [await file('b.json', exampleB.utf8Body), '--key-file', keyFile],
+      {},
+    );
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('non-ASCII as lowercase \\u escapes');
+  });
+
+  it('verifies example B sent escaped, read from stdin', async () => {
+    const result = await runScript(
+      'verify',
+      ['-', '--key-file', await file('key2.txt', specKey)],
+      {},
+      exampleB.escapedBody,
+    );
+
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('the body as received, "hash" blanked');
+  });
+
+  it('with the wrong key, exits 1 and lists each candidate digest without echoing the key', async () => {
+    const wrongKey = 'not-the-gateway-key-4d0c9e6a1b2d';
+    const result = await runScript(
+      'verify',
+      [await file('b2.json', exampleB.utf8Body), '--key', wrongKey],
+      {},
+    );
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`Not verified: the hash ${exampleB.hash}`);
+    // The spec's hashed text is one of the candidates; its digest with this key is listed.
+    const escaped = exampleB.utf8Body
+      .replace(exampleB.hash, '')
+      .replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    expect(result.stdout).toContain(`sha256 ${sha256(escaped + wrongKey)}`);
+    expect(result.stdout.match(/sha256 [0-9a-f]{64}/g)).toHaveLength(3);
+    expect(result.stdout + result.stderr).not.toContain(wrongKey);
+  });
+
+  it('exits 2 on a body that is not JSON, or without a key', async () => {
+    const notJson = await runScript('verify', [await file('x.json', '{"a":'), '--key', 'k'], {});
+    const noKey = await runScript('verify', [await file('a2.json', bodyA)], {});
+
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toContain('the body is not valid JSON');
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('exactly one of --key or --key-file');
+  });
+});
