@@ -382,7 +382,7 @@ forEachEngine((engine) => {
 describe('a malformed report', () => {
   it('stops at the bad row, naming its line and the field', async () => {
     const text =
-      'reference,amount,currency,type,status\nok-1,100,TRY,Deposit,Confirm\nbad-1,1e3,TRY,Deposit,Confirm\n';
+      'reference,amount,currency,type,status\nok-1,100,TRY,Deposit,Confirm\nbad-1,-5,TRY,Deposit,Confirm\n';
     const read = async () => {
       for await (const _row of rows(text, 'csv'));
     };
