@@ -7,7 +7,7 @@ export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The three bundles the cold start compares, by entry module. */
 export const bundleEntries = {
-  ours: 'lambda/handler.ts',
+  ours: 'lambda/receiver.ts',
   baseline: 'bench/baseline/handler.ts',
   floor: 'bench/floor/handler.ts',
 } as const;

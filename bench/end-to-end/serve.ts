@@ -1,7 +1,7 @@
 /**
  * One receiver behind the local API Gateway stand-in, in a process of its own so the load
  * generator does not share its event loop. `ours` is the project's local server
- * (scripts/local/local-server.ts, the real lambda/handler.ts); `baseline` is the baseline's
+ * (scripts/local/local-server.ts, the real lambda/receiver.ts); `baseline` is the baseline's
  * Lambda entry behind the same HTTP-to-event adapter. Configuration comes from the environment;
  * the URL is written to file descriptor 3 once the server listens (stdout carries the logs).
  */

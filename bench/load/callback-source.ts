@@ -1,4 +1,4 @@
-import { signedBody } from '../../lambda/callback/gateway-signer.js';
+import { signedBody } from '../../scripts/shared/gateway-signer.js';
 
 /**
  * Signed callbacks, each with a reference no other request of the run uses, built as the load

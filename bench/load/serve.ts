@@ -1,5 +1,5 @@
 /**
- * The local server (scripts/local: the real lambda/handler.ts behind the API Gateway stand-in,
+ * The local server (scripts/local: the real lambda/receiver.ts behind the API Gateway stand-in,
  * over its embedded DynamoDB or the endpoint in AWS_ENDPOINT_URL_DYNAMODB) in a process of its
  * own, so the load generator does not share its event loop. Tells the parent where it listens
  * over the IPC channel; stops on SIGTERM after finishing the callbacks in flight.

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { MemoryTransactionStore } from '../../lambda/storage/memory-transaction-store.js';
+import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
 import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { baselineInMemory, baselineOnDynamoDb } from '../subjects/baseline.js';
 import { oursOnDynamoDb, oursWith } from '../subjects/ours.js';

@@ -8,7 +8,7 @@ import type { TransactionStore } from '../../lambda/storage/transaction-store.js
 import { lambdaContext } from '../../test/support/fixtures.js';
 import type { Invoke } from '../support/subject.js';
 
-/** Our handler, wired as lambda/handler.ts wires it, around the given store. */
+/** Our handler, wired as lambda/receiver.ts wires it, around the given store. */
 export function oursWith(store: TransactionStore, keys: readonly string[]): Invoke {
   const handler = callbackHttpHandler({
     keys: staticKeys(keys),

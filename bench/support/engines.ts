@@ -1,7 +1,7 @@
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../lambda/storage/create-table-input.js';
 import { startDynalite } from '../../scripts/dynalite/start.js';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { createTableInput } from '../../scripts/shared/create-table-input.js';
 import type { BaselineTables } from '../subjects/baseline.js';
 
 /**

@@ -14,8 +14,8 @@ import {
 import { acknowledgeFinding } from '../nag.js';
 import { functionDefaults } from './function-defaults.js';
 
-/** The handler module, relative to this file: `lambda/handler.ts` at the repository root. */
-export const handlerEntry = fileURLToPath(new URL('../../lambda/handler.ts', import.meta.url));
+/** The handler module, relative to this file: `lambda/receiver.ts` at the repository root. */
+export const handlerEntry = fileURLToPath(new URL('../../lambda/receiver.ts', import.meta.url));
 
 /**
  * SDK budget for DynamoDB, mirrored into the environment so the Lambda timeout below is visibly
@@ -52,7 +52,7 @@ export interface ReceiverFunctionProps {
   readonly logRetention: RetentionDays;
   /**
    * The handler module.
-   * @default lambda/handler.ts
+   * @default lambda/receiver.ts
    */
   readonly entry?: string;
 }

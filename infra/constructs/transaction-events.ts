@@ -25,9 +25,9 @@ import {
 import { acknowledgeFinding } from '../nag.js';
 import { functionDefaults } from './function-defaults.js';
 
-/** The stream consumer's module: `lambda/events/stream-handler.ts` at the repository root. */
+/** The stream consumer's module: `lambda/stream-consumer.ts` at the repository root. */
 export const streamHandlerEntry = fileURLToPath(
-  new URL('../../lambda/events/stream-handler.ts', import.meta.url),
+  new URL('../../lambda/stream-consumer.ts', import.meta.url),
 );
 
 /**

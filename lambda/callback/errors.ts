@@ -35,8 +35,8 @@ export class UnauthorizedError extends CallbackError {
   readonly problem = 'unauthorized';
   readonly title = 'Missing or unknown API key';
   readonly outcome = 'Unauthorized';
-  constructor() {
-    super('The x-api-key header is missing or does not match an accepted key.');
+  constructor(options?: ErrorOptions) {
+    super('The x-api-key header is missing or does not match an accepted key.', options);
   }
 }
 
@@ -46,8 +46,8 @@ export class PayloadTooLargeError extends CallbackError {
   readonly problem = 'payload-too-large';
   readonly title = 'Body too large';
   readonly outcome = 'Invalid';
-  constructor(limit: number) {
-    super(`The body is larger than ${limit} bytes.`);
+  constructor(limit: number, options?: ErrorOptions) {
+    super(`The body is larger than ${limit} bytes.`, options);
   }
 }
 
@@ -57,8 +57,8 @@ export class UnsupportedMediaTypeError extends CallbackError {
   readonly problem = 'unsupported-media-type';
   readonly title = 'Body is not JSON';
   readonly outcome = 'Invalid';
-  constructor() {
-    super('Send the callback with Content-Type: application/json.');
+  constructor(options?: ErrorOptions) {
+    super('Send the callback with Content-Type: application/json.', options);
   }
 }
 
@@ -100,8 +100,8 @@ export class ValidationError extends CallbackError {
   readonly title = 'Transaction fails validation';
   readonly outcome = 'Invalid';
   override readonly fieldErrors: readonly FieldError[];
-  constructor(fieldErrors: readonly FieldError[]) {
-    super(`Invalid fields: ${fieldErrors.map((error) => error.field).join(', ')}.`);
+  constructor(fieldErrors: readonly FieldError[], options?: ErrorOptions) {
+    super(`Invalid fields: ${fieldErrors.map((error) => error.field).join(', ')}.`, options);
     this.fieldErrors = fieldErrors;
   }
 }
@@ -112,23 +112,69 @@ export class ConflictError extends CallbackError {
   readonly problem = 'reference-conflict';
   readonly title = 'Reference already recorded with different content';
   readonly outcome = 'Conflict';
-  constructor() {
+  constructor(options?: ErrorOptions) {
     super(
       'A transaction with this reference is already recorded with different content. ' +
         'The stored record is unchanged; this delivery was kept for audit.',
+      options,
     );
   }
 }
 
-export class StoreUnavailableError extends CallbackError {
-  override name = 'StoreUnavailableError';
+/**
+ * A refusal the sender should retry: nothing was recorded, and the same delivery later will be
+ * judged afresh. Answered 503 with `Retry-After`.
+ */
+export abstract class RetryableError extends CallbackError {
   readonly status = 503;
+  /** Seconds the sender should wait before retrying. */
+  readonly retryAfterSeconds = 1;
+}
+
+/** DynamoDB could not be reached in time, or refused for a reason that passes (throttling, 5xx). */
+export class StoreUnavailableError extends RetryableError {
+  override name = 'StoreUnavailableError';
   readonly problem = 'store-unavailable';
   readonly title = 'Temporarily unable to record the callback';
   readonly outcome = 'StoreUnavailable';
-  /** Seconds the sender should wait before retrying. */
-  readonly retryAfterSeconds = 1;
-  constructor(options?: { cause?: unknown }) {
+  constructor(options?: ErrorOptions) {
     super('The callback was not recorded; retry later.', options);
+  }
+}
+
+/** The accepted API keys could not be read, so the presented key cannot be judged either way. */
+export class KeysUnavailableError extends RetryableError {
+  override name = 'KeysUnavailableError';
+  readonly problem = 'keys-unavailable';
+  readonly title = 'Temporarily unable to check the API key';
+  readonly outcome = 'KeysUnavailable';
+  constructor(options?: ErrorOptions) {
+    super(
+      'The API key could not be checked and the callback was not recorded; retry later.',
+      options,
+    );
+  }
+}
+
+/**
+ * DynamoDB refused the item itself (a `ValidationException`, an item over 400 KB): not an outage,
+ * so retrying the same delivery will not help. Answered 500 and counted apart, so an operator sees it.
+ */
+export type ItemRejectionReason = 'item-too-large' | 'invalid-item';
+
+export class ItemRejectedError extends CallbackError {
+  override name = 'ItemRejectedError';
+  readonly status = 500;
+  readonly problem = 'item-rejected';
+  readonly title = 'The callback could not be stored';
+  readonly outcome = 'ItemRejected';
+  /** Why, in words that quote nothing of the item: for the log, never the response. */
+  readonly reason: ItemRejectionReason;
+  constructor(reason: ItemRejectionReason, options?: ErrorOptions) {
+    super(
+      'The store refused this callback; it was not recorded. Its operator is alerted.',
+      options,
+    );
+    this.reason = reason;
   }
 }

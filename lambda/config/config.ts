@@ -2,9 +2,9 @@
 import * as z from 'zod/mini';
 
 /**
- * The function's configuration, read once from the environment at cold start. A missing or
- * malformed variable stops the function before it answers anything, with a message that names
- * the variable (never its value: some of them are secrets).
+ * The configuration of both functions, each read once from the environment at cold start by
+ * {@link loadConfig}. A missing or malformed variable stops the function before it answers
+ * anything, with a message that names the variable (never its value: some of them are secrets).
  */
 export const hashModes = ['required', 'if-present', 'off'] as const;
 export type HashMode = (typeof hashModes)[number];
@@ -35,6 +35,7 @@ const environmentSchema = z
     ),
   );
 
+/** The receiver's configuration (`lambda/receiver.ts`). */
 export const configSchema = z.pipe(
   environmentSchema,
   z.transform((env: z.output<typeof environmentSchema>) => ({
@@ -58,13 +59,37 @@ export function splitKeys(list: string): string[] {
     .filter((key) => key !== '');
 }
 
+/** The stream consumer's configuration (`lambda/stream-consumer.ts`). */
+export const streamConsumerConfigSchema = z.pipe(
+  z.object({
+    EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
+  }),
+  z.transform((env: { EVENT_BUS_NAME: string }) => ({ eventBusName: env.EVENT_BUS_NAME })),
+);
+
+export type StreamConsumerConfig = z.output<typeof streamConsumerConfigSchema>;
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+  }
 }
 
-/** Parses the environment or throws a {@link ConfigError} naming every bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = configSchema.safeParse(env);
+/**
+ * Parses the environment with `schema` (the receiver's unless told) or throws a
+ * {@link ConfigError} naming every bad variable.
+ */
+export function loadConfig(env?: NodeJS.ProcessEnv): Config;
+export function loadConfig<Schema extends z.ZodMiniType>(
+  env: NodeJS.ProcessEnv,
+  schema: Schema,
+): z.output<Schema>;
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  schema: z.ZodMiniType = configSchema,
+): unknown {
+  const result = schema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map(
       (issue) => `${issue.path.join('.')}: ${issue.message}`,

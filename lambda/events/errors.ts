@@ -8,7 +8,8 @@ export class UnpublishableRecordError extends Error {
   constructor(
     message: string,
     readonly problems: readonly string[] = [],
+    options?: ErrorOptions,
   ) {
-    super(problems.length > 0 ? `${message}: ${problems.join('; ')}` : message);
+    super(problems.length > 0 ? `${message}: ${problems.join('; ')}` : message, options);
   }
 }

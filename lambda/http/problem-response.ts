@@ -1,8 +1,8 @@
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { CallbackError, StoreUnavailableError } from '../callback/errors.js';
+import { CallbackError, RetryableError } from '../callback/errors.js';
 
 /**
- * Refusals as RFC 9457 problem details: the one place errors become responses. Unknown errors get
+ * Refusals as RFC 9457 problem details, the body the `problemResponses` middleware answers with. Unknown errors get
  * a bare 500 that says nothing of their cause, so no stack trace, message or secret can leak.
  */
 export function problemResponse(error: unknown): APIGatewayProxyResult {
@@ -19,7 +19,7 @@ export function problemResponse(error: unknown): APIGatewayProxyResult {
       }),
     };
   }
-  if (error instanceof StoreUnavailableError) {
+  if (error instanceof RetryableError) {
     headers['retry-after'] = String(error.retryAfterSeconds);
   }
   return {

@@ -41,8 +41,9 @@ export class JsonSyntaxError extends Error {
   constructor(
     message: string,
     readonly position: number,
+    options?: ErrorOptions,
   ) {
-    super(`${message} at position ${position}`);
+    super(`${message} at position ${position}`, options);
   }
 }
 

@@ -4,7 +4,7 @@ import {
   GetItemCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { StoreUnavailableError } from '../callback/errors.js';
+import { storeFailure } from './store-failure.js';
 import { attributes } from './table-definition.js';
 import { conflictItem, transactionItem } from './transaction-item.js';
 import type { PutOutcome, TransactionRecord, TransactionStore } from './transaction-store.js';
@@ -38,9 +38,7 @@ export class DynamoDbTransactionStore implements TransactionStore {
       );
       return { kind: 'created' };
     } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) {
-        throw new StoreUnavailableError({ cause: error });
-      }
+      if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
       const stored = error.Item?.fingerprint?.S ?? (await this.storedFingerprint(record));
       return { kind: 'exists', fingerprint: stored };
     }
@@ -58,7 +56,7 @@ export class DynamoDbTransactionStore implements TransactionStore {
     } catch (error) {
       // The same conflicting content is already kept: nothing to add.
       if (error instanceof ConditionalCheckFailedException) return;
-      throw new StoreUnavailableError({ cause: error });
+      throw storeFailure(error);
     }
   }
 
@@ -80,7 +78,7 @@ export class DynamoDbTransactionStore implements TransactionStore {
       if (fingerprint === undefined) throw new Error('conditional write failed but no item found');
       return fingerprint;
     } catch (error) {
-      throw new StoreUnavailableError({ cause: error });
+      throw storeFailure(error);
     }
   }
 }

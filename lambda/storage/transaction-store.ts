@@ -24,7 +24,8 @@ export type PutOutcome =
 
 /**
  * Storage for recorded transactions, keyed by `reference`. Implementations turn their own
- * failures into `StoreUnavailableError`, so the use case never sees a vendor exception.
+ * failures into `CallbackError`s (store unavailable, item rejected), so the use case never sees
+ * a vendor exception.
  */
 export interface TransactionStore {
   /** Stores the record unless its reference is already stored; never overwrites. */

@@ -54,7 +54,7 @@ export interface LocalServer {
 let handlerLoads = 0;
 
 /**
- * Local mode: the real Lambda handler (lambda/handler.ts) behind a stand-in for API Gateway,
+ * Local mode: the real Lambda handler (lambda/receiver.ts) behind a stand-in for API Gateway,
  * over an embedded DynamoDB kept in the data folder. The handler reads its configuration from the
  * environment when it is imported, so this sets `process.env` first and imports it after; each
  * call imports a fresh instance, so servers with different settings can run in one process.
@@ -154,7 +154,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 async function importHandler(): Promise<Invoke> {
   handlerLoads += 1;
   // A query string makes each import a fresh module instance, which reads the environment anew.
-  const specifier = `../../lambda/handler.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
+  const specifier = `../../lambda/receiver.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
   const module = (await import(specifier)) as { handler: Invoke };
   return module.handler;
 }

@@ -1,6 +1,6 @@
 import { escapeNonAscii } from '../../lambda/callback/callback-hash.js';
-import { type GatewayValue, serialize, signedBody } from '../../lambda/callback/gateway-signer.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
+import { type GatewayValue, serialize, signedBody } from './gateway-signer.js';
 
 /**
  * A callback as the payment gateway builds it. Numbers are held as their decimal text so that an
@@ -30,7 +30,7 @@ export interface CallbackBodyOptions {
 
 /**
  * The body the gateway POSTs: compact JSON in the published member order, signed by the
- * receiver's own signer (lambda/callback/gateway-signer.ts), so simulator and verifier cannot
+ * receiver's own signer (scripts/shared/gateway-signer.ts), so simulator and verifier cannot
  * drift apart.
  */
 export function callbackBody(

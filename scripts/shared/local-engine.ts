@@ -6,9 +6,9 @@ import {
   type GlobalSecondaryIndexDescription,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../../lambda/storage/create-table-input.js';
 import { transactionsTable } from '../../lambda/storage/table-definition.js';
 import { type RunningEngine, startDynalite } from '../dynalite/start.js';
+import { createTableInput } from './create-table-input.js';
 import type { LocalData } from './local-data.js';
 
 /**

@@ -9,7 +9,7 @@ import { lambdaContext, transaction } from '../support/fixtures.js';
 import { type FakeEventBridgeOptions, fakeEventBridge } from './fake-eventbridge.js';
 import { recordOf, streamRecord } from './stream-records.js';
 
-/** The stream consumer as lambda/events/stream-handler.ts wires it, around a fake EventBridge. */
+/** The stream consumer as lambda/stream-consumer.ts wires it, around a fake EventBridge. */
 function consumer(options: FakeEventBridgeOptions = {}) {
   const eventBridge = fakeEventBridge(options);
   const logger = createLogger();

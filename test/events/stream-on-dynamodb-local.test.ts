@@ -7,7 +7,6 @@ import {
 import { DescribeStreamCommand, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { GatewayValue } from '../../lambda/callback/gateway-signer.js';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
 import { streamBatchHandler } from '../../lambda/events/stream-batch-handler.js';
@@ -15,6 +14,7 @@ import { eventForRecord } from '../../lambda/events/stream-record-event.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
+import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import {
   createTestTable,
   type Engine,

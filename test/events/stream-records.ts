@@ -1,10 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { fingerprint } from '../../lambda/callback/fingerprint.js';
-import { type GatewayValue, serialize } from '../../lambda/callback/gateway-signer.js';
 import { validateTransaction } from '../../lambda/callback/transaction-schema.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
 import type { Item } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
+import { type GatewayValue, serialize } from '../../scripts/shared/gateway-signer.js';
 
 /**
  * Stream records built from the receiver's own item layout (`transactionItem`, `conflictItem`),

@@ -87,7 +87,7 @@ describe.each(engines)('authentication on %s', (engine) => {
     },
   );
 
-  describe('the Lambda entry (lambda/handler.ts), counted on the network', () => {
+  describe('the Lambda entry (lambda/receiver.ts), counted on the network', () => {
     let proxy: RunningFaultProxy;
     let handler: (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
 
@@ -302,7 +302,7 @@ describe('after the security checks', () => {
   });
 });
 
-/** The real handler, wired as lambda/handler.ts wires it, with a key provider of the test's choosing. */
+/** The real handler, wired as lambda/receiver.ts wires it, with a key provider of the test's choosing. */
 function handlerWithKeys(keys: ReturnType<typeof staticKeys>, table: TestTable) {
   const handler = callbackHttpHandler({
     keys,
@@ -325,7 +325,7 @@ async function entryWith(options: { tableName: string; keys: string; endpoint: s
   vi.stubEnv('AWS_ACCESS_KEY_ID', testCredentials.accessKeyId);
   vi.stubEnv('AWS_SECRET_ACCESS_KEY', testCredentials.secretAccessKey);
   vi.resetModules();
-  const { handler } = await import('../../lambda/handler.js');
+  const { handler } = await import('../../lambda/receiver.js');
   return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
 }
 

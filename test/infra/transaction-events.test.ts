@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
-import { eventsConfigSchema } from '../../lambda/events/events-config.js';
+import { streamConsumerConfigSchema } from '../../lambda/config/config.js';
 import {
   actionsOf,
   everythingOn,
@@ -47,7 +47,10 @@ describe('transaction events: bus and archive', () => {
   test('gives the consumer the bus name, in a form its own config schema accepts', () => {
     const variables = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
     expect(variables.EVENT_BUS_NAME).toEqual(stack.resolve(events.bus.eventBusName));
-    const parsed = eventsConfigSchema.safeParse({ ...variables, EVENT_BUS_NAME: 'deployed-bus' });
+    const parsed = streamConsumerConfigSchema.safeParse({
+      ...variables,
+      EVENT_BUS_NAME: 'deployed-bus',
+    });
     expect(parsed.error?.issues ?? []).toEqual([]);
   });
 });

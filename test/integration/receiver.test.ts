@@ -1,9 +1,9 @@
 import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedKey } from '../../lambda/auth/accepted-keys.js';
-import { serialize } from '../../lambda/callback/gateway-signer.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
+import { serialize } from '../../scripts/shared/gateway-signer.js';
 import { createTestTable, engines } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';

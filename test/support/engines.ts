@@ -19,7 +19,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { describe, inject } from 'vitest';
-import { createTableInput } from '../../lambda/storage/create-table-input.js';
+import { createTableInput } from '../../scripts/shared/create-table-input.js';
 
 /**
  * dynalite ignores `ReturnValuesOnConditionCheckFailure` (no old item on a failed condition);

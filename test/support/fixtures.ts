@@ -3,7 +3,7 @@ import {
   type GatewayValue,
   type SignOptions,
   signedBody,
-} from '../../lambda/callback/gateway-signer.js';
+} from '../../scripts/shared/gateway-signer.js';
 
 /** The worked examples of shared/spec/hash.md. */
 export const specKey = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';

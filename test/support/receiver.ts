@@ -8,7 +8,7 @@ import type { TransactionStore } from '../../lambda/storage/transaction-store.js
 import { lambdaContext, specKey } from './fixtures.js';
 
 /**
- * The real middy handler, wired as lambda/handler.ts wires it, around a store of the test's
+ * The real middy handler, wired as lambda/receiver.ts wires it, around a store of the test's
  * choosing. Returns a function that invokes it like Lambda would.
  */
 export function receiverWith(

@@ -1,6 +1,6 @@
-import { type GatewayValue, serialize } from '../../../lambda/callback/gateway-signer.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { maxDepth } from '../../../lambda/json/strict-json.js';
+import { type GatewayValue, serialize } from '../../../scripts/shared/gateway-signer.js';
 import { signed, specKey, transaction } from '../../support/fixtures.js';
 import { sha256Hex } from './independent-signer.js';
 

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../lambda/callback/fingerprint.js';
+import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
+import { JsonNumber } from '../../../lambda/json/json-number.js';
+import { parseStrictJson } from '../../../lambda/json/strict-json.js';
 import {
   type GatewayValue,
   serialize,
   signedBody,
-} from '../../../lambda/callback/gateway-signer.js';
-import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
-import { JsonNumber } from '../../../lambda/json/json-number.js';
-import { parseStrictJson } from '../../../lambda/json/strict-json.js';
+} from '../../../scripts/shared/gateway-signer.js';
 import { transaction } from '../../support/fixtures.js';
 
 function fingerprintOf(body: string): string {

@@ -8,11 +8,11 @@ import {
   StoreUnavailableError,
   ValidationError,
 } from '../../../lambda/callback/errors.js';
-import { serialize } from '../../../lambda/callback/gateway-signer.js';
 import { receiveCallback } from '../../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../../lambda/config/config.js';
-import { MemoryTransactionStore } from '../../../lambda/storage/memory-transaction-store.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
+import { serialize } from '../../../scripts/shared/gateway-signer.js';
+import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { signed, specKey, transaction } from '../../support/fixtures.js';
 
 function setup(hashMode: HashMode = 'if-present', store = new MemoryTransactionStore()) {

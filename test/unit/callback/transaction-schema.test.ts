@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayValue } from '../../../lambda/callback/gateway-signer.js';
-import { serialize } from '../../../lambda/callback/gateway-signer.js';
 import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
+import type { GatewayValue } from '../../../scripts/shared/gateway-signer.js';
+import { serialize } from '../../../scripts/shared/gateway-signer.js';
 import { transaction } from '../../support/fixtures.js';
 
 function validate(fields: Record<string, GatewayValue>) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
-import { MemoryTransactionStore } from '../../../lambda/storage/memory-transaction-store.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
+import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, specKey, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
 

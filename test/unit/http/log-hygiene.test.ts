@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { escapeNonAscii } from '../../../lambda/callback/callback-hash.js';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
-import { serialize } from '../../../lambda/callback/gateway-signer.js';
-import { MemoryTransactionStore } from '../../../lambda/storage/memory-transaction-store.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
+import { serialize } from '../../../scripts/shared/gateway-signer.js';
+import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, specKey, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
 

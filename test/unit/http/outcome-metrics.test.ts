@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryTransactionStore } from '../../../lambda/storage/memory-transaction-store.js';
+import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
 

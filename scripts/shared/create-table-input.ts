@@ -1,5 +1,9 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { keyAttributeNames, type TableDefinition, transactionsTable } from './table-definition.js';
+import {
+  keyAttributeNames,
+  type TableDefinition,
+  transactionsTable,
+} from '../../lambda/storage/table-definition.js';
 
 /**
  * The `CreateTable` request for an engine that is not provisioned by CDK (local mode, tests).

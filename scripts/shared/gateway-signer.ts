@@ -1,5 +1,5 @@
-import { type SerializableValue, stringifyJson } from '../json/json-text.js';
-import { computeHash, escapeNonAscii } from './callback-hash.js';
+import { computeHash, escapeNonAscii } from '../../lambda/callback/callback-hash.js';
+import { type SerializableValue, stringifyJson } from '../../lambda/json/json-text.js';
 
 /**
  * The gateway's side of the hash, beside the verifier (as stripe-node ships its signer): the

@@ -10,7 +10,7 @@ import {
 import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
 
 /** The Lambda entry itself, configured only through the environment, as Lambda runs it. */
-describe.each(engines)('lambda/handler.ts on %s', (engine) => {
+describe.each(engines)('lambda/receiver.ts on %s', (engine) => {
   afterAll(() => {
     vi.unstubAllEnvs();
     vi.resetModules();
@@ -26,7 +26,7 @@ describe.each(engines)('lambda/handler.ts on %s', (engine) => {
     vi.stubEnv('AWS_ACCESS_KEY_ID', testCredentials.accessKeyId);
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', testCredentials.secretAccessKey);
     vi.resetModules();
-    const { handler } = await import('../../lambda/handler.js');
+    const { handler } = await import('../../lambda/receiver.js');
 
     const fields = transaction();
     const response = await handler(callbackEvent(signed(fields)), lambdaContext);
@@ -44,6 +44,6 @@ describe.each(engines)('lambda/handler.ts on %s', (engine) => {
   it('refuses to start without a table name, naming the variable', async () => {
     vi.stubEnv('TABLE_NAME', '');
     vi.resetModules();
-    await expect(import('../../lambda/handler.js')).rejects.toThrow(/TABLE_NAME/);
+    await expect(import('../../lambda/receiver.js')).rejects.toThrow(/TABLE_NAME/);
   });
 });

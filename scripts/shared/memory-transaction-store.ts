@@ -1,4 +1,8 @@
-import type { PutOutcome, TransactionRecord, TransactionStore } from './transaction-store.js';
+import type {
+  PutOutcome,
+  TransactionRecord,
+  TransactionStore,
+} from '../../lambda/storage/transaction-store.js';
 
 /**
  * A store in process memory, behind the same interface: for unit tests and for measuring the

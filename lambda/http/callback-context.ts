@@ -1,0 +1,15 @@
+import type { Context } from 'aws-lambda';
+import type { AcceptedKey } from '../auth/accepted-keys.js';
+import type { Receipt } from '../callback/receive-callback.js';
+
+/**
+ * The Lambda context as middy hands it to this function's middlewares and handler, with the
+ * state one request carries from step to step. Every field is optional, so the plain context
+ * Lambda passes is already one: nothing is cast, and a step that needs a field checks it is set.
+ */
+export interface CallbackContext extends Context {
+  /** The accepted key the request presented; set by `authenticate` before the handler runs. */
+  apiKey?: AcceptedKey;
+  /** What the use case recorded; set by the handler, read by the outcome log. */
+  receipt?: Receipt;
+}
