@@ -5,7 +5,6 @@ import { Readable } from 'node:stream';
 import { paginateScan } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayValue } from '../../lambda/callback/gateway-signer.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import {
@@ -25,6 +24,7 @@ import {
   recordedInWindow,
 } from '../../scripts/ops/recorded-transactions.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
+import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { recordOf } from '../events/stream-records.js';
 import { runScript } from '../local/support/local-cli.js';
 import {
