@@ -125,25 +125,28 @@ describe('the missing-hash table of docs/callback-hash.md', () => {
   };
 
   it.each([
-    ['absent', 'required', 403, undefined],
-    ['empty', 'required', 403, undefined],
-    ['absent', 'if-present', 204, 'unverified'],
-    ['empty', 'if-present', 204, 'unverified'],
-    ['absent', 'off', 204, 'not-checked'],
-    ['empty', 'off', 204, 'not-checked'],
-    ['right', 'required', 204, 'verified'],
-    ['right', 'if-present', 204, 'verified'],
-    ['right', 'off', 204, 'not-checked'],
-    ['wrong', 'required', 403, undefined],
-    ['wrong', 'if-present', 403, undefined],
-    ['null', 'if-present', 403, undefined],
-    ['wrong', 'off', 204, 'not-checked'],
-  ] as const)(
-    'a hash that is %s, with HASH_MODE=%s, answers %i',
-    async (kind, mode, status, result) => {
-      const { answer, stored } = await send(bodies[kind], mode);
-      expect(answer.statusCode).toBe(status);
-      expect(stored.map((record) => record.hashResult)).toEqual(result ? [result] : []);
-    },
-  );
+    ['absent', 'required', 'hash-missing'],
+    ['empty', 'required', 'hash-missing'],
+    ['absent', 'if-present', 'unverified'],
+    ['empty', 'if-present', 'unverified'],
+    ['absent', 'off', 'not-checked'],
+    ['empty', 'off', 'not-checked'],
+    ['right', 'required', 'verified'],
+    ['right', 'if-present', 'verified'],
+    ['right', 'off', 'not-checked'],
+    ['wrong', 'required', 'hash-mismatch'],
+    ['wrong', 'if-present', 'hash-mismatch'],
+    ['null', 'if-present', 'hash-mismatch'],
+    ['wrong', 'off', 'not-checked'],
+  ] as const)('a hash that is %s, with HASH_MODE=%s, gives %s', async (kind, mode, expected) => {
+    const { answer, stored } = await send(bodies[kind], mode);
+    if (expected.startsWith('hash-')) {
+      expect(answer.statusCode).toBe(403);
+      expect(JSON.parse(answer.body).type).toBe(`urn:callback-receiver:problem:${expected}`);
+      expect(stored).toEqual([]);
+    } else {
+      expect(answer.statusCode).toBe(204);
+      expect(stored.map((record) => record.hashResult)).toEqual([expected]);
+    }
+  });
 });
