@@ -1,5 +1,5 @@
 import type { GatewayTransaction } from '../shared/gateway-callback.js';
-import type { Random } from './seeded-random.js';
+import type { Random } from '../shared/seeded-random.js';
 import { transactionGenerator } from './transaction-generator.js';
 
 /**
@@ -65,7 +65,7 @@ export function planDeliveries(random: Random, options: PlanOptions): Plan {
     });
   }
   // Distinct originals while there are enough, so each conflict is its own story.
-  const contradicted = shuffle(random, [...firsts.keys()]);
+  const contradicted = random.shuffled([...firsts.keys()]);
   for (let i = 0; i < conflicting; i++) {
     const of = contradicted[i % originals] as number;
     const original = firsts[of] as GatewayTransaction;
@@ -99,12 +99,4 @@ export function planDeliveries(random: Random, options: PlanOptions): Plan {
 function contradict(original: GatewayTransaction, n: number): GatewayTransaction {
   const status = original.status === 'Confirm' ? 'Reject' : 'Confirm';
   return { ...original, status, message: `Durum düzeltildi (${n + 1})` };
-}
-
-function shuffle<T>(random: Random, items: T[]): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = random.int(0, i);
-    [items[i], items[j]] = [items[j] as T, items[i] as T];
-  }
-  return items;
 }

@@ -1,5 +1,5 @@
 import type { GatewayTransaction } from '../shared/gateway-callback.js';
-import type { Random } from './seeded-random.js';
+import type { Random } from '../shared/seeded-random.js';
 
 /**
  * Callbacks that look like a Turkish payment gateway's traffic: mostly TRY, Turkish names with

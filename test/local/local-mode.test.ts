@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../scripts/shared/seeded-random.js';
 import type { Plan } from '../../scripts/simulate/delivery-plan.js';
 import { planDeliveries } from '../../scripts/simulate/delivery-plan.js';
-import { seededRandom } from '../../scripts/simulate/seeded-random.js';
 import type { Summary } from '../../scripts/simulate/summary.js';
 import {
   freePort,
