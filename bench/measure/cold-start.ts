@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { median } from '../../scripts/shared/statistics.js';
 import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { type Bundle, type BundleName, bundle, repositoryRoot } from '../cold-start/bundle.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
@@ -12,7 +13,6 @@ import {
   localAwsEnvironment,
 } from '../support/engines.js';
 import { cleanEnvironment, node24 } from '../support/node24.js';
-import { median } from '../support/stats.js';
 
 const bundleNames: readonly BundleName[] = ['ours', 'baseline', 'floor'];
 

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { median } from '../../scripts/shared/statistics.js';
 import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { repositoryRoot } from '../cold-start/bundle.js';
 import {
@@ -11,7 +12,6 @@ import {
   localAwsEnvironment,
 } from '../support/engines.js';
 import { cleanEnvironment, node24 } from '../support/node24.js';
-import { median } from '../support/stats.js';
 import type { SubjectName } from '../support/subject.js';
 
 export interface EndToEndOptions {

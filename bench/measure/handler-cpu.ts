@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
+import { median, p99 } from '../../scripts/shared/statistics.js';
 import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { baselineInMemory, baselineOnDynamoDb } from '../subjects/baseline.js';
 import { oursOnDynamoDb, oursWith } from '../subjects/ours.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
 import { inMemoryDynamoDbClient } from '../support/in-memory-dynamodb.js';
 import { silenceOutput } from '../support/silence-output.js';
-import { median, p99 } from '../support/stats.js';
 import type { Invoke, SubjectName } from '../support/subject.js';
 
 export const cpuCases = ['new', 'duplicate', 'bad hash', 'unauthorized'] as const;

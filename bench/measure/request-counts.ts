@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { median } from '../../scripts/shared/statistics.js';
 import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { recordRequests } from '../../test/support/request-counter.js';
 import { baselineOnDynamoDb } from '../subjects/baseline.js';
@@ -6,7 +7,6 @@ import { oursOnDynamoDb } from '../subjects/ours.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
 import { createBenchTables, type Engine, engineClient } from '../support/engines.js';
 import { silenceOutput } from '../support/silence-output.js';
-import { median } from '../support/stats.js';
 import type { Invoke, SubjectName } from '../support/subject.js';
 
 export const deliveries = [
