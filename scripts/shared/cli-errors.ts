@@ -1,25 +1,27 @@
-/** A mistake in how a command was called: printed with the usage hint, never with a stack. */
-export class UsageError extends Error {
+import { InvalidArgumentError } from 'commander';
+
+/**
+ * A mistake in how a command was called: printed with the usage hint, never with a stack, exit
+ * 2. A commander `InvalidArgumentError`, so option parsers can throw it too.
+ */
+export class UsageError extends InvalidArgumentError {
   override name = 'UsageError';
 }
 
+/** The one exit-code convention of every tool (docs/tools.md). */
+export const exitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
 /** Prints the error for a person (known errors without stack) and sets a failing exit code. */
 export function reportFailure(command: string, error: unknown): void {
-  const code = (error as { code?: unknown } | null)?.code;
-  // node:util parseArgs reports unknown or malformed options with these codes.
-  const usage =
-    error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
-  if (usage) {
-    process.stderr.write(
-      `${command}: ${(error as Error).message}\nTry: npm run ${command} -- --help\n`,
-    );
-  } else if (error instanceof Error) {
-    process.stderr.write(`${command} failed: ${error.message}\n`);
-    if (process.env.DEBUG) process.stderr.write(`${error.stack}\n`);
-  } else {
-    process.stderr.write(`${command} failed: ${String(error)}\n`);
+  if (error instanceof UsageError) {
+    process.stderr.write(`${command}: ${error.message}\nTry: npm run ${command} -- --help\n`);
+    process.exitCode = exitCode.usage;
+    return;
   }
-  process.exitCode = usage ? 2 : 1;
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`${command} failed: ${message}\n`);
+  if (error instanceof Error && process.env.DEBUG) process.stderr.write(`${error.stack}\n`);
+  process.exitCode = exitCode.failed;
 }
 
 export function positiveInteger(name: string, value: string): number {
@@ -34,4 +36,20 @@ export function fraction(name: string, value: string): number {
     throw new UsageError(`${name} must be a fraction between 0 and 1, got ${value}`);
   }
   return number;
+}
+
+/** An absolute http(s) URL; anything else (`null`, `not-a-url`, `ftp://…`) is a usage error. */
+export function httpUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${name} must be an absolute http:// or https:// URL, got ${value}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(
+      `${name} must be an http:// or https:// URL, got ${url.protocol} in ${value}`,
+    );
+  }
+  return url.href;
 }

@@ -1,9 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pRetry from 'p-retry';
+import { type Answer, explainAnswer, explainNetworkFailure } from './failure-reason.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   readonly maxAttempts: number;
-  /** The first backoff ceiling; it doubles per attempt, up to `maxBackoffMs`. */
+  /** The first backoff; it doubles per attempt (randomized up to twice), up to `maxBackoffMs`. */
   readonly backoffMs: number;
   readonly maxBackoffMs: number;
   /** Per attempt; a timed-out attempt is retried like a network error. */
@@ -26,12 +28,25 @@ export interface DeliveryResult {
   readonly outcome?: string;
   /** The problem type of a refusal, e.g. `urn:callback-receiver:problem:hash-mismatch`. */
   readonly problem?: string;
+  /** Why the last attempt was not acknowledged, and what to do, in one line. */
+  readonly reason?: string;
+}
+
+/** An answer (or its absence) worth another attempt; carries what the attempt saw. */
+class RetryableAnswer extends Error {
+  override name = 'RetryableAnswer';
+  constructor(
+    readonly result: DeliveryResult,
+    readonly retryAfterMs: number,
+  ) {
+    super(result.reason ?? 'retryable');
+  }
 }
 
 /**
  * POSTs one callback the way a payment gateway does: retry what may succeed later (no response,
- * 408, 429, 5xx) with exponential backoff and full jitter, honouring `Retry-After`; stop at a
- * 2xx or at any other 4xx, which says this body will never be accepted as it is.
+ * 408, 429, 5xx) with exponential backoff (p-retry), never sooner than `Retry-After` asks; stop
+ * at a 2xx or at any other 4xx, which says this body will never be accepted as it is.
  */
 export async function deliver(
   url: string,
@@ -41,41 +56,58 @@ export async function deliver(
   onRetry: () => void = () => {},
 ): Promise<DeliveryResult> {
   const attempts: Attempt[] = [];
-  for (let attempt = 1; ; attempt++) {
+  const attempt = async (): Promise<DeliveryResult> => {
     const started = performance.now();
-    let response: Response | undefined;
-    let text = '';
-    let error: string | undefined;
+    let answer: Answer;
     try {
-      response = await fetch(url, {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body,
         signal: AbortSignal.timeout(policy.timeoutMs),
       });
-      text = await response.text();
-    } catch (caught) {
-      error = describeFailure(caught);
+      answer = { response, text: await response.text() };
+    } catch (error) {
+      const reason = explainNetworkFailure(error, url, policy.timeoutMs);
+      attempts.push({ latencyMs: performance.now() - started, error: reason });
+      throw new RetryableAnswer({ attempts, reason }, 0);
     }
-    const latencyMs = performance.now() - started;
-    const outcome = response?.headers.get('x-callback-outcome') ?? undefined;
+    const { response } = answer;
+    const outcome = response.headers.get('x-callback-outcome') ?? undefined;
     attempts.push({
-      latencyMs,
-      ...(response ? { status: response.status } : {}),
+      latencyMs: performance.now() - started,
+      status: response.status,
       ...(outcome ? { outcome } : {}),
-      ...(error ? { error } : {}),
     });
+    const result: DeliveryResult = {
+      attempts,
+      status: response.status,
+      ...(outcome ? { outcome } : {}),
+      ...(response.ok ? {} : explainAnswer(answer)),
+    };
+    if (!isRetryable(response.status)) return result;
+    throw new RetryableAnswer(result, retryAfterMs(response.headers.get('retry-after')));
+  };
 
-    if (!isRetryable(response?.status) || attempt >= policy.maxAttempts) {
-      return {
-        attempts,
-        ...(response ? { status: response.status } : {}),
-        ...(outcome ? { outcome } : {}),
-        ...problemType(response, text),
-      };
-    }
-    onRetry();
-    await sleep(backoff(attempt, policy, response?.headers.get('retry-after')));
+  try {
+    return await pRetry(attempt, {
+      retries: policy.maxAttempts - 1,
+      minTimeout: policy.backoffMs,
+      maxTimeout: policy.maxBackoffMs,
+      factor: 2,
+      randomize: true,
+      shouldRetry: ({ error }) => error instanceof RetryableAnswer,
+      // p-retry waits `retryDelay` after this returns: make up the rest of Retry-After.
+      onFailedAttempt: async ({ error, retriesLeft, retryDelay }) => {
+        if (!(error instanceof RetryableAnswer) || retriesLeft === 0) return;
+        onRetry();
+        const wanted = Math.min(error.retryAfterMs, policy.maxBackoffMs);
+        if (wanted > retryDelay) await sleep(wanted - retryDelay);
+      },
+    });
+  } catch (error) {
+    if (error instanceof RetryableAnswer) return error.result;
+    throw error;
   }
 }
 
@@ -84,29 +116,10 @@ export function isRetryable(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 
-/** Full jitter: uniform in [0, ceiling], ceiling doubling per attempt; never below Retry-After. */
-export function backoff(attempt: number, policy: RetryPolicy, retryAfter?: string | null): number {
-  const ceiling = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** (attempt - 1));
-  const jittered = Math.random() * ceiling;
-  const seconds = retryAfter && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : 0;
-  return Math.max(jittered, Math.min(seconds * 1000, policy.maxBackoffMs));
-}
-
-function problemType(response: Response | undefined, text: string): { problem?: string } {
-  if (!response || response.ok) return {};
-  try {
-    const type = (JSON.parse(text) as { type?: unknown }).type;
-    return typeof type === 'string' ? { problem: type } : {};
-  } catch {
-    return {};
-  }
-}
-
-function describeFailure(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === 'TimeoutError') return 'timeout';
-    const cause = (error as { cause?: { code?: string } }).cause;
-    return cause?.code ?? error.message;
-  }
-  return String(error);
+/** `Retry-After` in seconds; an HTTP date is honoured too. */
+function retryAfterMs(header: string | null): number {
+  if (!header) return 0;
+  if (/^\d+$/.test(header.trim())) return Number(header) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - Date.now());
 }

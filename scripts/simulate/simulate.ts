@@ -3,108 +3,153 @@
  * them as the gateway does, POSTs them with retries, and prints what the receiver answered.
  */
 import { randomBytes } from 'node:crypto';
-import { parseArgs } from 'node:util';
-import { fraction, positiveInteger, reportFailure, UsageError } from '../shared/cli-errors.js';
+import { SingleBar } from 'cli-progress';
+import { Command, Option } from 'commander';
+import { exitCode, fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
+import { runCommand } from '../shared/run-command.js';
+import { seededRandom } from '../shared/seeded-random.js';
 import { planDeliveries } from './delivery-plan.js';
-import { progressBar } from './progress-bar.js';
 import { runSimulation } from './run-simulation.js';
-import { seededRandom } from './seeded-random.js';
 import { formatSummary, summarize } from './summary.js';
 
-const usage = `Usage: npm run simulate -- [options]
+interface SimulateOptions {
+  url?: string;
+  key?: string;
+  count: number;
+  concurrency: number;
+  duplicates: number;
+  conflicts: number;
+  hash: boolean;
+  utf8: boolean;
+  seed?: string;
+  maxAttempts: number;
+  backoffMs: number;
+  timeoutMs: number;
+  json: boolean;
+}
 
-Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.
+const integer = (name: string) => (value: string) => positiveInteger(name, value);
+const share = (name: string) => (value: string) => fraction(name, value);
 
-  --url <url>             callback URL (default: the running npm start server, else
-                          http://127.0.0.1:$PORT/callback, PORT default 3000)
-  --key <key>             x-api-key and hash salt (default for a local URL: CALLBACK_API_KEYS'
-                          first key, else the dev key npm start saved in DATA_DIR)
-  --count <n>             deliveries to send, redeliveries included (default 100)
-  --concurrency <n>       requests in flight (default 10)
-  --duplicates <f>        fraction of deliveries that redeliver an earlier callback (default 0)
-  --conflicts <f>         fraction that reuse an earlier reference with other content (default 0)
-  --no-hash               send "hash":"" (a gateway with hashing switched off)
-  --utf8                  non-ASCII as raw UTF-8 on the wire (default: \\u escapes, as hashed)
-  --seed <text>           same seed, same callbacks (default: random, printed)
-  --max-attempts <n>      attempts per delivery, first included (default 5)
-  --backoff-ms <n>        first retry delay ceiling, doubling per attempt (default 200)
-  --timeout-ms <n>        per attempt (default 10000)
-  --json                  print the summary as JSON on stdout
-  -h, --help
+const program = new Command('simulate')
+  .description(
+    'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
+  )
+  .option(
+    '--url <url>',
+    'callback URL (default: the running npm start server on DATA_DIR, else http://127.0.0.1:$PORT/callback)',
+    (value) => httpUrl('--url', value),
+  )
+  .option(
+    '--key <key>',
+    "x-api-key and hash salt (default for a local URL: CALLBACK_API_KEYS' first key, else the dev key npm start saved)",
+  )
+  .option('--count <n>', 'deliveries to send, redeliveries included', integer('--count'), 100)
+  .option('--concurrency <n>', 'requests in flight', integer('--concurrency'), 10)
+  .option(
+    '--duplicates <f>',
+    'fraction that redeliver an earlier callback',
+    share('--duplicates'),
+    0,
+  )
+  .option(
+    '--conflicts <f>',
+    'fraction that reuse a reference with other content',
+    share('--conflicts'),
+    0,
+  )
+  .option('--no-hash', 'send "hash":"" (a gateway with hashing switched off)')
+  .option('--utf8', 'non-ASCII as raw UTF-8 on the wire (default: \\u escapes, as hashed)', false)
+  .option('--seed <text>', 'same seed, same callbacks (default: random, printed)')
+  .option(
+    '--max-attempts <n>',
+    'attempts per delivery, first included',
+    integer('--max-attempts'),
+    5,
+  )
+  .option(
+    '--backoff-ms <n>',
+    'first retry delay, doubling per attempt',
+    integer('--backoff-ms'),
+    200,
+  )
+  .addOption(
+    new Option('--timeout-ms <n>', 'per attempt')
+      .argParser(integer('--timeout-ms'))
+      .default(10_000),
+  )
+  .option('--json', 'print the summary as JSON on stdout', false)
+  .addHelpText(
+    'after',
+    `
+Retries: no response, 408, 429 and 5xx, with exponential backoff and Retry-After; other 4xx are
+final. Every failure is explained in one line. Ctrl-C prints the summary so far.
+Exit codes: 0 all acknowledged, 1 any delivery rejected or still failing (130 if interrupted),
+2 usage or input error.`,
+  )
+  .action(simulate);
 
-Retries: no response, 408, 429 and 5xx, with exponential backoff, full jitter and Retry-After.
-Other 4xx are final. Exit code 1 when any delivery was rejected or still failing at the end.
-`;
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    allowNegative: true,
-    options: {
-      url: { type: 'string' },
-      key: { type: 'string' },
-      count: { type: 'string', default: '100' },
-      concurrency: { type: 'string', default: '10' },
-      duplicates: { type: 'string', default: '0' },
-      conflicts: { type: 'string', default: '0' },
-      hash: { type: 'boolean', default: true },
-      utf8: { type: 'boolean', default: false },
-      seed: { type: 'string' },
-      'max-attempts': { type: 'string', default: '5' },
-      'backoff-ms': { type: 'string', default: '200' },
-      'timeout-ms': { type: 'string', default: '10000' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(usage);
-    return;
-  }
+async function simulate(options: SimulateOptions): Promise<void> {
   const data = localData(process.env.DATA_DIR);
-  const server = values.url ? undefined : await runningServer(data);
+  const server = options.url ? undefined : await runningServer(data);
   const url =
-    values.url ?? server?.url ?? `http://127.0.0.1:${process.env.PORT || '3000'}/callback`;
-  const key = values.key ?? (isLoopbackUrl(url) ? await localApiKey(data) : undefined);
-  if (!key) {
-    throw new UsageError(
-      isLoopbackUrl(url)
-        ? 'no key: pass --key, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key'
-        : 'pass --key with the API key the receiver at this URL accepts',
-    );
-  }
-  const count = positiveInteger('--count', values.count);
-  const concurrency = positiveInteger('--concurrency', values.concurrency);
-  const seed = values.seed ?? randomBytes(4).toString('hex');
-  const plan = planDeliveries(seededRandom(seed), {
-    count,
-    duplicates: fraction('--duplicates', values.duplicates),
-    conflicts: fraction('--conflicts', values.conflicts),
-  });
+    options.url ?? server?.url ?? `http://127.0.0.1:${process.env.PORT || '3000'}/callback`;
+  const key = options.key ?? (isLoopbackUrl(url) ? await localApiKey(data, server) : undefined);
+  if (!key) throw new UsageError(missingKey(url, server?.keySource));
+  const seed = options.seed ?? randomBytes(4).toString('hex');
+  const plan = planDeliveries(seededRandom(seed), options);
 
-  const bar = progressBar(count);
+  // Draws only on a terminal: piped or captured output (CI, tests, `--json | jq`) stays clean.
+  const bar = process.stderr.isTTY
+    ? new SingleBar({
+        format: '[{bar}] {value}/{total} {percentage}% {eta_formatted} s left, retries {retries}',
+        clearOnComplete: true,
+        stream: process.stderr,
+      })
+    : undefined;
+  bar?.start(plan.deliveries.length, 0, { retries: 0 });
+  const interrupt = new AbortController();
+  let interruptedAt: number | undefined;
+  process.on('SIGINT', () => {
+    // tsx relays the terminal's Ctrl-C: a repeat within a second is the same one; a later one
+    // ends at once.
+    if (interruptedAt === undefined) interruptedAt = Date.now();
+    else if (Date.now() - interruptedAt > 1_000) process.exit(exitCode.interrupted);
+    interrupt.abort();
+  });
   const run = await runSimulation(plan, {
     url,
     key,
-    concurrency,
-    hash: values.hash,
-    wire: values.utf8 ? 'utf8' : 'escaped',
+    concurrency: options.concurrency,
+    hash: options.hash,
+    wire: options.utf8 ? 'utf8' : 'escaped',
     retry: {
-      maxAttempts: positiveInteger('--max-attempts', values['max-attempts']),
-      backoffMs: positiveInteger('--backoff-ms', values['backoff-ms']),
+      maxAttempts: options.maxAttempts,
+      backoffMs: options.backoffMs,
       maxBackoffMs: 10_000,
-      timeoutMs: positiveInteger('--timeout-ms', values['timeout-ms']),
+      timeoutMs: options.timeoutMs,
     },
-    onProgress: ({ done, retries }) => bar.update(done, retries),
+    signal: interrupt.signal,
+    onProgress: ({ done, retries }) => bar?.update(done, { retries }),
   });
-  bar.finish();
+  bar?.stop();
 
-  const summary = summarize(plan, run, { url, seed, concurrency });
+  const summary = summarize(plan, run, { url, seed, concurrency: options.concurrency });
   process.stdout.write(
-    values.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
+    options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
   );
-  if (summary.rejected > 0 || summary.failed > 0) process.exitCode = 1;
+  if (summary.interrupted) process.exit(exitCode.interrupted);
+  if (summary.rejected > 0 || summary.failed > 0) process.exitCode = exitCode.failed;
 }
 
-main().catch((error: unknown) => reportFailure('simulate', error));
+function missingKey(url: string, serverKeys: 'environment' | 'generated' | undefined): string {
+  if (!isLoopbackUrl(url)) return 'pass --key with the API key the receiver at this URL accepts';
+  if (serverKeys === 'environment') {
+    return 'the running server takes its keys from its CALLBACK_API_KEYS: pass --key, or set CALLBACK_API_KEYS here too';
+  }
+  return 'no key: pass --key, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key';
+}
+
+await runCommand(program);

@@ -1,3 +1,4 @@
+import { quantile } from '../shared/statistics.js';
 import type { Plan } from './delivery-plan.js';
 import type { RunResult } from './run-simulation.js';
 
@@ -29,8 +30,13 @@ export interface Summary {
   readonly failed: number;
   /** Final status of each delivery (`none` for no response). */
   readonly statuses: Readonly<Record<string, number>>;
-  /** What the rejected deliveries were refused for (problem type, else status), with counts. */
+  /**
+   * Why deliveries were rejected or failed, one line each (status and problem title, or the
+   * network failure, and what to do), with counts.
+   */
   readonly problems: Readonly<Record<string, number>>;
+  /** Set when Ctrl-C stopped the run: deliveries not sent, and in flight with no known outcome. */
+  readonly interrupted?: { readonly notSent: number; readonly inFlight: number };
   /** Per HTTP attempt, in milliseconds. */
   readonly latencyMs: {
     readonly p50: number;
@@ -61,24 +67,26 @@ export function summarize(
   let rejected = 0;
   let failed = 0;
 
-  for (const { result } of run.records) {
+  const finished = run.records.filter((record) => record !== undefined);
+  for (const { result } of finished) {
     attempts += result.attempts.length;
     for (const attempt of result.attempts) latencies.push(attempt.latencyMs);
     const status = result.status;
     count(status === undefined ? 'none' : String(status), statuses);
-    if (status === undefined || status === 408 || status === 429 || status >= 500) failed++;
-    else if (status >= 200 && status < 300) {
+    if (status === undefined || status === 408 || status === 429 || status >= 500) {
+      failed++;
+      count(result.reason ?? `HTTP ${status}`, problems);
+    } else if (status >= 200 && status < 300) {
       if (result.outcome === 'recorded') recorded++;
       else if (result.outcome === 'duplicate') duplicates++;
       else acceptedOther++;
     } else if (status === 409) conflicts++;
     else {
       rejected++;
-      count(result.problem ?? `HTTP ${status}`, problems);
+      count(result.reason ?? `HTTP ${status}`, problems);
     }
   }
-  latencies.sort((a, b) => a - b);
-  const sent = run.records.length;
+  const sent = finished.length;
   return {
     url: context.url,
     seed: context.seed,
@@ -100,37 +108,38 @@ export function summarize(
     statuses,
     problems,
     latencyMs: {
-      p50: round(percentile(latencies, 0.5)),
-      p95: round(percentile(latencies, 0.95)),
-      p99: round(percentile(latencies, 0.99)),
-      max: round(latencies.at(-1) ?? 0),
+      p50: round(quantile(latencies, 0.5)),
+      p95: round(quantile(latencies, 0.95)),
+      p99: round(quantile(latencies, 0.99)),
+      max: round(quantile(latencies, 1)),
     },
+    ...(run.interrupted ? { interrupted: run.interrupted } : {}),
     durationMs: Math.round(run.durationMs),
     deliveriesPerSecond: run.durationMs > 0 ? Math.round((sent / run.durationMs) * 1000) : 0,
   };
 }
 
-/** Nearest-rank percentile of sorted values. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  const rank = Math.max(1, Math.ceil(p * sorted.length));
-  return sorted[rank - 1] as number;
-}
-
+/** Tenths of a millisecond; 0 when nothing was measured. */
 function round(ms: number): number {
-  return Math.round(ms * 10) / 10;
+  return Number.isNaN(ms) ? 0 : Math.round(ms * 10) / 10;
 }
 
 export function formatSummary(summary: Summary): string {
-  const { planned } = summary;
+  const { planned, interrupted } = summary;
   const lines = [
     `Sent ${summary.sent} callbacks to ${summary.url} in ${(summary.durationMs / 1000).toFixed(1)} s ` +
       `(${summary.deliveriesPerSecond}/s, concurrency ${summary.concurrency}, seed ${summary.seed})`,
+    ...(interrupted
+      ? [
+          `  interrupted  ${interrupted.notSent} not sent, ${interrupted.inFlight} in flight ` +
+            '(outcome unknown: they may have been recorded)',
+        ]
+      : []),
     `  planned      ${planned.originals} new, ${planned.redeliveries} redelivered, ${planned.conflicting} conflicting`,
     `  recorded     ${summary.recorded}`,
     `  duplicates   ${summary.duplicates}`,
     `  conflicts    ${summary.conflicts}`,
-    `  rejected     ${summary.rejected}${describeCounts(summary.problems)}`,
+    `  rejected     ${summary.rejected}`,
     ...(summary.acceptedOther > 0
       ? [`  accepted     ${summary.acceptedOther} (2xx without x-callback-outcome)`]
       : []),
@@ -138,13 +147,12 @@ export function formatSummary(summary: Summary): string {
     `  retries      ${summary.retries} (${summary.attempts} attempts)`,
     `  latency      p50 ${summary.latencyMs.p50} ms, p95 ${summary.latencyMs.p95} ms, ` +
       `p99 ${summary.latencyMs.p99} ms, max ${summary.latencyMs.max} ms`,
-    `  statuses     ${describeCounts(summary.statuses).trim() || '-'}`,
+    `  statuses     ${
+      Object.entries(summary.statuses)
+        .map(([status, n]) => `${status} ×${n}`)
+        .join(', ') || '-'
+    }`,
+    ...Object.entries(summary.problems).map(([reason, n]) => `  ×${n}  ${reason}`),
   ];
   return `${lines.join('\n')}\n`;
-}
-
-function describeCounts(counts: Readonly<Record<string, number>>): string {
-  const entries = Object.entries(counts);
-  if (entries.length === 0) return '';
-  return ` ${entries.map(([key, value]) => `${key.replace('urn:callback-receiver:problem:', '')} ×${value}`).join(', ')}`;
 }

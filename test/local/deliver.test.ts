@@ -2,7 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoff, deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
+import { freePort } from '../../scripts/shared/free-port.js';
+import { deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };
 
@@ -86,13 +87,63 @@ describe('deliver (the gateway retry policy)', () => {
     expect(result.attempts[0]?.error).toBeDefined();
   });
 
-  it('backs off with full jitter under a doubling ceiling, never below Retry-After', () => {
-    const wide = { ...policy, backoffMs: 100, maxBackoffMs: 10_000 };
-    for (let i = 0; i < 200; i++) {
-      expect(backoff(1, wide)).toBeLessThanOrEqual(100);
-      expect(backoff(3, wide)).toBeLessThanOrEqual(400);
-      expect(backoff(20, wide)).toBeLessThanOrEqual(10_000);
-      expect(backoff(1, wide, '2')).toBeGreaterThanOrEqual(2_000);
-    }
+  it('waits at least as long as Retry-After asks before the next attempt', async () => {
+    const receiver = await scriptedReceiver([
+      { status: 503, headers: { 'retry-after': '1' } },
+      { status: 204, headers: { 'x-callback-outcome': 'recorded' } },
+    ]);
+    server = receiver.server;
+    const started = performance.now();
+
+    const result = await deliver(receiver.url, 'key', '{}', { ...policy, maxBackoffMs: 5_000 });
+
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual([503, 204]);
+    // The policy's own backoff is 5 ms: only Retry-After explains a wait of a second.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  it('explains a refused connection in one line with what to do', async () => {
+    const port = await freePort();
+
+    const result = await deliver(`http://127.0.0.1:${port}/callback`, 'key', '{}', {
+      ...policy,
+      maxAttempts: 1,
+    });
+
+    expect(result.reason).toBe(
+      `connection refused by 127.0.0.1:${port}: nothing listens there (start the receiver with npm start, or check --url)`,
+    );
+  });
+
+  it("names a refusal's problem title and what to do", async () => {
+    const receiver = await scriptedReceiver([
+      {
+        status: 401,
+        headers: { 'content-type': 'application/problem+json' },
+        body: '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
+      },
+    ]);
+    server = receiver.server;
+
+    const result = await deliver(receiver.url, 'key', '{}', policy);
+
+    expect(result.reason).toBe(
+      "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS",
+    );
+  });
+
+  it('tells an unknown route (API Gateway 403) from a refused body', async () => {
+    const receiver = await scriptedReceiver([
+      {
+        status: 403,
+        headers: { 'x-amzn-errortype': 'MissingAuthenticationTokenException' },
+        body: '{"message":"Missing Authentication Token"}',
+      },
+    ]);
+    server = receiver.server;
+
+    const result = await deliver(receiver.url, 'key', '{}', policy);
+
+    expect(result.reason).toMatch(/^403 Missing Authentication Token: no route here/);
   });
 });

@@ -1,0 +1,80 @@
+/** An HTTP answer with its body read. */
+export interface Answer {
+  readonly response: Response;
+  readonly text: string;
+}
+
+/** What to do about each refusal, by status; the receiver's problem title says what happened. */
+const advice: Readonly<Record<number, string>> = {
+  400: 'the body is not JSON the receiver can read: compare it with docs/callback-interface.md',
+  401: "check --key: it must be one of the receiver's CALLBACK_API_KEYS",
+  403: 'the hash was made with another key or over other text: check --key, or try --no-hash',
+  408: 'the receiver timed out reading the request: retry later',
+  409: 'the reference is recorded with other content: the receiver keeps the first',
+  413: 'the body is larger than the receiver accepts',
+  415: 'send content-type: application/json',
+  422: 'a field fails validation: see the detail in the answer (--json)',
+  429: 'the receiver is throttling: lower --concurrency',
+};
+
+/**
+ * One line for a refusal: status, the problem's title, and what to do. API Gateway's own 403
+ * for an unknown route or method is told apart from the receiver's hash refusal.
+ */
+export function explainAnswer({ response, text }: Answer): { problem?: string; reason: string } {
+  const status = response.status;
+  const problem = parseProblem(text);
+  if (response.headers.get('x-amzn-errortype') === 'MissingAuthenticationTokenException') {
+    return {
+      reason: `${status} Missing Authentication Token: no route here; --url must be the receiver's POST …/callback URL`,
+    };
+  }
+  const title = problem.title ?? (response.statusText || 'no problem title');
+  const hint = advice[status] ?? (status >= 500 ? 'the receiver failed: see its logs' : undefined);
+  return {
+    ...(problem.type ? { problem: problem.type } : {}),
+    reason: `${status} ${printable(title)}${hint ? `: ${hint}` : ''}`,
+  };
+}
+
+/** No answer at all: why, in the words of someone who has to fix it. */
+export function explainNetworkFailure(error: unknown, url: string, timeoutMs: number): string {
+  const host = new URL(url).host;
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return `no answer from ${host} within ${timeoutMs} ms: the receiver is slow or unreachable (raise --timeout-ms, or check it is up)`;
+  }
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  if (code === 'ECONNREFUSED') {
+    return `connection refused by ${host}: nothing listens there (start the receiver with npm start, or check --url)`;
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return `DNS could not resolve ${new URL(url).hostname} (${code}): check the host name in --url`;
+  }
+  if (code && /CERT|TLS|SSL|EPROTO/.test(code)) {
+    return `TLS with ${host} failed (${code}): check http versus https in --url, and the server's certificate`;
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') {
+    return `${host} closed the connection before answering (${code}): check the receiver's logs`;
+  }
+  const detail = typeof cause?.message === 'string' ? cause.message : String(error);
+  return `no answer from ${host}: ${printable(code ? `${code} ${detail}` : detail)}`;
+}
+
+function parseProblem(text: string): { type?: string; title?: string } {
+  try {
+    const { type, title } = JSON.parse(text) as { type?: unknown; title?: unknown };
+    return {
+      ...(typeof type === 'string' ? { type } : {}),
+      ...(typeof title === 'string' ? { title } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** Text from the network goes to a terminal: no control characters, bounded length. */
+function printable(text: string): string {
+  const clean = text.replace(/[\p{Cc}\p{Cf}]/gu, '\uFFFD');
+  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+}
