@@ -3,26 +3,33 @@ import { isAbsolute, relative } from 'node:path';
 import { callbackBody } from '../shared/gateway-callback.js';
 import type { LocalServer } from './local-server.js';
 
+export interface BannerSetup {
+  readonly hashMode: string;
+  /** Bound off loopback: the key is masked, and no curl line carries it. */
+  readonly exposed: boolean;
+  /** `DATA_DIR` as given, when given: the other tools need it too to find this server. */
+  readonly dataDirSetting?: string;
+}
+
 /**
  * What `npm start` prints once it answers: where to send callbacks, with which key, where the
- * data lives, and one curl line that records a real (signed) callback when pasted.
+ * data lives, and one curl line that records a real (signed) callback when pasted. The commands
+ * it suggests are right for this setup (data folder, key source, in memory, off loopback).
  */
-export function banner(server: LocalServer, hashMode: string, cwd = process.cwd()): string {
+export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cwd()): string {
   const lines = [
     'Callback receiver running in local mode (the Lambda handler behind a local API Gateway)',
     '',
     `  URL        POST ${server.url}`,
-    `  API key    ${server.apiKey}`,
+    `  API key    ${setup.exposed ? mask(server.apiKey) : server.apiKey}`,
     `             ${describeKeySource(server, cwd)}`,
     `  Data       ${describeData(server, cwd)}`,
     `  Table      ${server.tableName}${server.tableCreated ? ' (created now)' : ''}`,
-    `  Hash mode  ${hashMode}`,
+    `  Hash mode  ${setup.hashMode}`,
     '',
-    'Record a callback:',
-    `  ${curlLine(server)}`,
-    '',
+    ...(setup.exposed ? [] : ['Record a callback:', `  ${curlLine(server)}`, '']),
     'In another shell:',
-    ...nextSteps(server),
+    ...nextSteps(server, setup),
     '',
     'Ctrl-C stops the server after the callbacks in flight are recorded.',
     '',
@@ -31,22 +38,30 @@ export function banner(server: LocalServer, hashMode: string, cwd = process.cwd(
 }
 
 /**
- * The simulator and the query tool find a server on the data folder, and its saved dev key, by
- * themselves; anything they cannot find is spelled out.
+ * The simulator and the query tool find a server on its data folder (and its saved dev key) by
+ * themselves, given the same `DATA_DIR`; anything they cannot find is spelled out.
  */
-function nextSteps(server: LocalServer): string[] {
+function nextSteps(server: LocalServer, setup: BannerSetup): string[] {
   const inMemory = server.data.kind === 'memory';
   const savedKey = server.keySource.kind === 'generated' && server.keySource.file !== undefined;
+  const key = setup.exposed ? '"$CALLBACK_API_KEYS"' : shellQuote(server.apiKey);
   const simulateTarget = [
     ...(inMemory ? [`--url ${server.url}`] : []),
-    ...(savedKey ? [] : [`--key ${shellQuote(server.apiKey)}`]),
+    ...(savedKey ? [] : [`--key ${key}`]),
   ];
   const queryTarget =
     inMemory || !server.engine.embedded ? [`--endpoint ${server.engine.endpoint}`] : [];
+  const env =
+    setup.dataDirSetting && !inMemory ? `DATA_DIR=${shellQuote(setup.dataDirSetting)} ` : '';
   return [
-    `  npm run simulate -- ${[...simulateTarget, '--count 200 --duplicates 0.1'].join(' ')}`,
-    `  npm run query -- ${[...queryTarget, `list --since ${new Date().toISOString().slice(0, 10)}`].join(' ')}`,
+    `  ${env}npm run simulate -- ${[...simulateTarget, '--count 200 --duplicates 0.1'].join(' ')}`,
+    `  ${env}npm run query -- ${[...queryTarget, `list --since ${new Date().toISOString().slice(0, 10)}`].join(' ')}`,
   ];
+}
+
+/** Enough to recognise the key, not to use it. */
+function mask(key: string): string {
+  return `${key.slice(0, Math.min(4, Math.floor(key.length / 4)))}… (masked: bound off loopback)`;
 }
 
 function describeKeySource(server: LocalServer, cwd: string): string {

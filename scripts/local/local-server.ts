@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HashMode } from '../../lambda/config/config.js';
 import { acquireDataLock, type DataLock } from '../shared/data-lock.js';
@@ -74,7 +74,9 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
   try {
     let lock: DataLock | undefined;
     if (data.kind === 'disk') {
-      await mkdir(data.dir, { recursive: true });
+      // Names and raw bodies live here: the owner's alone (a folder made by an older version too).
+      await mkdir(data.dir, { recursive: true, mode: 0o700 });
+      await chmod(data.dir, 0o700);
       // A query may hold the folder for a moment; another server holds it for good.
       lock = await acquireDataLock(data.lockFile, 'server', {
         waitMs: 5_000,
@@ -125,7 +127,12 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     });
     cleanup.push(() => gateway.close());
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${gateway.port}${callbackResource}`;
-    await lock?.update({ endpoint: engine.endpoint, tableName, url });
+    await lock?.update({
+      endpoint: engine.endpoint,
+      tableName,
+      url,
+      keySource: keys.source.kind,
+    });
 
     let stopped: Promise<void> | undefined;
     return {

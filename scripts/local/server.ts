@@ -1,104 +1,133 @@
 /**
  * `npm start`: the receiver on this machine. Configuration comes from the environment, as the
- * function's does: PORT, HOST, DATA_DIR (`:memory:` for a throwaway run), TABLE_NAME,
- * CALLBACK_API_KEYS, HASH_MODE, AWS_ENDPOINT_URL_DYNAMODB (use that engine instead of the
- * embedded one). Flags: --in-memory, --port <n>, --help.
+ * function's does (see the help text); flags: --in-memory, --port <n>, --help.
  */
-import { parseArgs } from 'node:util';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
+import { exitCode, UsageError } from '../shared/cli-errors.js';
 import { DataFolderBusyError } from '../shared/data-lock.js';
 import { inMemory } from '../shared/local-data.js';
+import { isLoopbackHost } from '../shared/local-target.js';
+import { runCommand } from '../shared/run-command.js';
 import { banner } from './banner.js';
 import { type LocalServer, startLocalServer } from './local-server.js';
 
-const usage = `Usage: npm start [-- --in-memory] [-- --port <n>]
-
-Serves POST /callback with the real Lambda handler and an embedded DynamoDB.
-
+const program = new Command('start')
+  .description('Serves POST /callback with the real Lambda handler and an embedded DynamoDB.')
+  .option('--in-memory', 'keep nothing: the same as DATA_DIR=:memory:', false)
+  .addOption(
+    new Option('--port <n>', 'port (0 picks a free one)')
+      .env('PORT')
+      .default(3000)
+      .argParser(parsePort),
+  )
+  .addHelpText(
+    'after',
+    `
 Environment:
   PORT                       port (default 3000; 0 picks a free one)
-  HOST                       interface (default 127.0.0.1)
+  HOST                       interface (default 127.0.0.1; others get a warning, see docs/local-mode.md)
   DATA_DIR                   data folder (default .data; :memory: keeps nothing)
   TABLE_NAME                 table (default callback-transactions)
   CALLBACK_API_KEYS          accepted keys, comma-separated (default: a generated dev key)
-  HASH_MODE                  required | if-present | off (default if-present)
+  HASH_MODE                  ${hashModes.join(' | ')} (default if-present)
   AWS_ENDPOINT_URL_DYNAMODB  use this DynamoDB instead of the embedded one
-`;
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      'in-memory': { type: 'boolean', default: false },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(usage);
-    return;
-  }
+Exit codes: 0 stopped cleanly, 1 failed to start or to stop, 2 usage or configuration error.`,
+  )
+  .action(start);
+
+async function start(options: { inMemory: boolean; port: number }): Promise<void> {
   const env = process.env;
-  const port = parsePort(values.port ?? env.PORT ?? '3000');
   const hashMode = parseHashMode(env.HASH_MODE);
+  const host = env.HOST || '127.0.0.1';
+  const dataDir = options.inMemory ? inMemory : env.DATA_DIR;
+  const exposed = !isLoopbackHost(host);
+  if (exposed && dataDir?.trim() === inMemory && !env.CALLBACK_API_KEYS) {
+    throw new UsageError(
+      `HOST=${host} in memory needs CALLBACK_API_KEYS: a generated key would have to be printed in full`,
+    );
+  }
+  // Names and raw bodies go to disk: files for the owner alone, whatever the shell's umask.
+  process.umask(0o077);
 
   const server = await startLocalServer({
-    port,
-    ...(env.HOST ? { host: env.HOST } : {}),
-    dataDir: values['in-memory'] ? inMemory : env.DATA_DIR,
+    port: options.port,
+    host,
+    dataDir,
     ...(env.TABLE_NAME ? { tableName: env.TABLE_NAME } : {}),
     ...(env.CALLBACK_API_KEYS ? { apiKeys: env.CALLBACK_API_KEYS } : {}),
     ...(env.AWS_ENDPOINT_URL_DYNAMODB ? { endpoint: env.AWS_ENDPOINT_URL_DYNAMODB } : {}),
     ...(hashMode ? { hashMode } : {}),
+  }).catch((error: unknown) => {
+    throw new Error(describe(error), { cause: error });
   });
-  process.stdout.write(banner(server, hashMode ?? 'if-present'));
+  if (exposed) {
+    process.stderr.write(
+      `Warning: HOST=${host} serves plain HTTP to the network; anyone who can reach this port ` +
+        'can send callbacks with the key. The key is masked below.\n',
+    );
+  }
+  process.stdout.write(
+    banner(server, {
+      hashMode: hashMode ?? 'if-present',
+      exposed,
+      ...(env.DATA_DIR ? { dataDirSetting: env.DATA_DIR } : {}),
+    }),
+  );
   stopOnSignals(server);
 }
 
 /**
- * Ctrl-C reaches npm, tsx and this process at once, and tsx relays it again: a repeat within a
- * second is the same stop request. A later one forces the exit.
+ * Ctrl-C reaches npm and this process at once, and npm relays it again: a repeat within a second
+ * is the same stop request; a later one forces the exit. SIGTERM may reach npm alone: npm relays
+ * it. If npm itself dies without relaying (SIGKILL), this process is re-parented: it stops too.
  */
 function stopOnSignals(server: LocalServer): void {
   let firstSignalAt: number | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
+  const stop = (why: string) => {
     if (firstSignalAt !== undefined) {
       if (Date.now() - firstSignalAt < 1_000) return;
-      process.stderr.write(`${signal} again: exiting without waiting.\n`);
-      process.exit(1);
+      process.stderr.write(`${why} again: exiting without waiting.\n`);
+      process.exit(exitCode.failed);
     }
     firstSignalAt = Date.now();
-    process.stderr.write(`${signal}: finishing callbacks in flight, then stopping…\n`);
+    process.stderr.write(`${why}: finishing callbacks in flight, then stopping…\n`);
     server.stop().then(
       () => {
         process.stderr.write('Stopped.\n');
-        process.exit(0);
+        process.exit(exitCode.ok);
       },
       (error: unknown) => {
         process.stderr.write(`Stopped with an error: ${describe(error)}\n`);
-        process.exit(1);
+        process.exit(exitCode.failed);
       },
     );
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP'));
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop('npm start has gone');
+  }, 1_000).unref();
 }
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535)
-    throw new StartError(`PORT must be 0-65535, got ${value}`);
+  if (!/^\d+$/.test(value) || port > 65_535) {
+    throw new InvalidArgumentError(`the port must be 0-65535, got ${value}`);
+  }
   return port;
 }
 
 function parseHashMode(value: string | undefined): HashMode | undefined {
   if (value === undefined || value === '') return undefined;
   if (!(hashModes as readonly string[]).includes(value)) {
-    throw new StartError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${value}`);
+    throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${value}`);
   }
   return value as HashMode;
 }
-
-class StartError extends Error {}
 
 function describe(error: unknown): string {
   if (error instanceof DataFolderBusyError) {
@@ -107,12 +136,13 @@ function describe(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') return `${error.message}: set PORT to a free port (or 0 for any).`;
+    if (code === 'EADDRNOTAVAIL')
+      return `${error.message}: HOST is not an address of this machine.`;
     return error.message;
   }
   return String(error);
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`npm start failed: ${describe(error)}\n`);
-  process.exit(1);
-});
+await runCommand(program);
+// A start that failed has said why in one line; nothing of it may keep the process alive.
+if (process.exitCode) process.exit();

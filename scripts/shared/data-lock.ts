@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { lock } from 'proper-lockfile';
 
 /**
  * Who holds the local data folder. The embedded DynamoDB keeps its files in LevelDB, which only
  * one process may open (a second one hangs rather than failing), so every process that opens it
- * first creates this file; a running server also writes its engine's endpoint here, and the query
- * tool goes through that endpoint instead of opening the files itself.
+ * first takes the folder's lock (proper-lockfile: an atomic mkdir kept fresh while held). The
+ * holder is described in the state file beside it; a running server also writes its URL, engine
+ * endpoint and where its keys come from there, and the other tools find it through that file.
  */
 export interface LockOwner {
   readonly pid: number;
@@ -16,12 +19,14 @@ export interface LockOwner {
   readonly endpoint?: string;
   readonly tableName?: string;
   readonly url?: string;
+  /** Where the server's accepted keys come from: its environment, or the saved dev key. */
+  readonly keySource?: 'environment' | 'generated';
 }
 
 export interface DataLock {
   /** Publishes more about the holder (a server's endpoint, once it is up). */
   update(fields: Partial<LockOwner>): Promise<void>;
-  /** Removes the file if it is still ours. Safe to call more than once. */
+  /** Removes the state file and lets go of the folder. Safe to call more than once. */
   release(): Promise<void>;
 }
 
@@ -38,9 +43,12 @@ export class DataFolderBusyError extends Error {
   }
 }
 
+/** A holder that stops refreshing its lock (killed, crashed) loses it after this long. */
+const staleMs = 5_000;
+
 /**
- * Creates the lock file, or waits up to `waitMs` for a live holder to let go. A holder whose
- * process is gone (killed, crashed) is stale: its file is replaced.
+ * Takes the folder of the state file `file`, or waits up to `waitMs` for a live holder to let
+ * go. A holder whose process is gone is waited for until its lock goes stale.
  */
 export async function acquireDataLock(
   file: string,
@@ -51,75 +59,70 @@ export async function acquireDataLock(
     waitFor?: (holder: LockOwner) => boolean;
   } = {},
 ): Promise<DataLock> {
-  const deadline = Date.now() + (options.waitMs ?? 0);
-  let owner: LockOwner = { pid: process.pid, role, startedAt: new Date().toISOString() };
+  let deadline = Date.now() + (options.waitMs ?? 0);
+  let unlock: () => Promise<void>;
   for (;;) {
     try {
-      await writeFile(file, serialize(owner), { flag: 'wx', mode: 0o600 });
+      unlock = await lock(dirname(file), {
+        lockfilePath: mutexPath(file),
+        stale: staleMs,
+        realpath: false,
+        onCompromised: (error) =>
+          process.stderr.write(`Lost the lock on the local data folder: ${error.message}\n`),
+      });
       break;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
     }
-    const holder = await readLockFile(file);
-    if (holder === 'unreadable' || (holder !== 'absent' && !isAlive(holder.pid))) {
-      await rm(file, { force: true });
-      continue;
-    }
-    if (holder !== 'absent' && (Date.now() >= deadline || options.waitFor?.(holder) === false)) {
+    const holder = await readLockOwner(file);
+    if (!holder) deadline = Math.max(deadline, Date.now() + staleMs + 1_000);
+    else if (Date.now() >= deadline || options.waitFor?.(holder) === false) {
       throw new DataFolderBusyError(file, holder);
     }
     await sleep(100);
   }
 
+  let owner: LockOwner = { pid: process.pid, role, startedAt: new Date().toISOString() };
+  const write = async () => {
+    // Written beside and renamed over, so a reader never sees half a file.
+    const temporary = `${file}.${randomUUID()}`;
+    await writeFile(temporary, `${JSON.stringify(owner, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, file);
+  };
+  await write();
   let released = false;
   return {
     async update(fields) {
       owner = { ...owner, ...fields, pid: process.pid };
-      // Written beside and renamed over, so a reader never sees half a file.
-      const temporary = `${file}.${randomUUID()}`;
-      await writeFile(temporary, serialize(owner), { mode: 0o600 });
-      await rename(temporary, file);
+      await write();
     },
     async release() {
       if (released) return;
       released = true;
-      const holder = await readLockFile(file);
-      if (holder !== 'absent' && holder !== 'unreadable' && holder.pid !== process.pid) return;
       await rm(file, { force: true });
+      await unlock();
     },
   };
 }
 
 /** The live holder of the folder, if any. */
 export async function readLockOwner(file: string): Promise<LockOwner | undefined> {
-  const holder = await readLockFile(file);
-  if (holder === 'absent' || holder === 'unreadable' || !isAlive(holder.pid)) return undefined;
-  return holder;
-}
-
-async function readLockFile(file: string): Promise<LockOwner | 'absent' | 'unreadable'> {
-  let text: string;
+  let owner: LockOwner;
   try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-    throw error;
-  }
-  try {
-    const owner = JSON.parse(text) as LockOwner;
-    return typeof owner.pid === 'number' ? owner : 'unreadable';
+    owner = JSON.parse(await readFile(file, 'utf8')) as LockOwner;
   } catch {
-    // Written with `wx` in one call, so a torn file means its writer died mid-write.
-    return 'unreadable';
+    // Absent, or left torn by a writer that died: nobody to name.
+    return undefined;
   }
+  return isAlive(owner.pid) ? owner : undefined;
 }
 
-function serialize(owner: LockOwner): string {
-  return `${JSON.stringify(owner, null, 2)}\n`;
+function mutexPath(file: string): string {
+  return join(dirname(file), '.lock');
 }
 
-function isAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+function isAlive(pid: unknown): boolean {
+  if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;

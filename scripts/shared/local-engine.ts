@@ -1,10 +1,10 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   type GlobalSecondaryIndexDescription,
   ResourceNotFoundException,
+  waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { transactionsTable } from '../../lambda/storage/table-definition.js';
 import { type RunningEngine, startDynalite } from '../dynalite/start.js';
@@ -58,7 +58,11 @@ export async function ensureTable(
     }
   }
   await client.send(new CreateTableCommand(createTableInput(tableName)));
-  await waitUntilActive(client, tableName);
+  // Local engines are ACTIVE at once or nearly: the SDK waiter's first check usually settles it.
+  await waitUntilTableExists(
+    { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 },
+    { TableName: tableName },
+  );
   return 'created';
 }
 
@@ -81,15 +85,4 @@ function schemaDrift(present: readonly GlobalSecondaryIndexDescription[]): strin
     }
   }
   return drift;
-}
-
-/** Polls briefly: local engines take well under a second, the SDK waiter's minimum delay. */
-async function waitUntilActive(client: DynamoDBClient, tableName: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    if (Table?.TableStatus === 'ACTIVE') return;
-    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE in 60 s`);
-    await sleep(50);
-  }
 }

@@ -12,20 +12,27 @@ export async function runningServer(data: LocalData): Promise<LockOwner | undefi
 
 /**
  * The key local mode accepts: the first of `CALLBACK_API_KEYS`, else the development key that
- * `npm start` generated in the data folder. For the local server only: never sent elsewhere.
+ * `npm start` generated in the data folder, unless the running server takes its keys from its
+ * own environment (then there is none to find). For the local server only: never sent elsewhere.
  */
 export async function localApiKey(
   data: LocalData,
+  server?: LockOwner,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   const [first] = splitKeys(env.CALLBACK_API_KEYS ?? '');
   if (first) return first;
-  if (data.kind === 'memory') return undefined;
+  if (data.kind === 'memory' || server?.keySource === 'environment') return undefined;
   try {
     return (await readFile(data.devKeyFile, 'utf8')).trim() || undefined;
   } catch {
     return undefined;
   }
+}
+
+/** `HOST` as local mode binds it: loopback, or open to the network. */
+export function isLoopbackHost(host: string): boolean {
+  return isLoopbackUrl(`http://${host.includes(':') ? `[${host}]` : host}/`);
 }
 
 export function isLoopbackUrl(url: string): boolean {

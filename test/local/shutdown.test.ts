@@ -96,13 +96,13 @@ describe('stopping local mode', () => {
   });
 
   it('the start command exits 0 on SIGTERM', async () => {
-    // What `npm start` runs, run directly: npm itself reports a signal-killed script as failed.
+    // What `npm start` runs, run directly.
     const { scripts } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
       scripts: { start: string };
     };
     const server = await startServer(
       { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) },
-      { command: `exec ${scripts.start}` },
+      { command: scripts.start },
     );
 
     const exit = await server.stop('SIGTERM');

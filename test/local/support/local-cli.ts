@@ -66,7 +66,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { command?: string; timeoutMs?: number } = {},
+  options: { command?: string; args?: readonly string[]; timeoutMs?: number } = {},
 ): Promise<ServerProcess> {
   const child = options.command
     ? spawn(options.command, {
@@ -76,7 +76,7 @@ export async function startServer(
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
       })
-    : spawn('npm', ['start'], {
+    : spawn('npm', ['start', ...(options.args ? ['--', ...options.args] : [])], {
         cwd: repoRoot,
         env: cleanEnv(env),
         detached: true,
@@ -135,7 +135,7 @@ export interface CliResult {
 
 /** `npm run -s <script> -- <args>`, as typed in a second shell; `stdin` is piped in. */
 export function runScript(
-  script: 'simulate' | 'query' | 'reconcile' | 'replay' | 'redrive' | 'verify',
+  script: 'start' | 'simulate' | 'query' | 'reconcile' | 'replay' | 'redrive' | 'verify',
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',
