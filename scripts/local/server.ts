@@ -2,18 +2,20 @@
  * `npm start`: the receiver on this machine. Configuration comes from the environment, as the
  * function's does (see the help text); flags: --in-memory, --port <n>, --help.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
-import { exitCode, UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../shared/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { DataFolderBusyError } from '../shared/data-lock.js';
 import { inMemory } from '../shared/local-data.js';
 import { isLoopbackHost } from '../shared/local-target.js';
-import { runCommand } from '../shared/run-command.js';
 import { banner } from './banner.js';
 import { type LocalServer, startLocalServer } from './local-server.js';
 
-const program = new Command('start')
-  .description('Serves POST /callback with the real Lambda handler and an embedded DynamoDB.')
+const program = commandProgram(
+  'start',
+  'Serves POST /callback with the real Lambda handler and an embedded DynamoDB.',
+)
   .option('--in-memory', 'keep nothing: the same as DATA_DIR=:memory:', false)
   .addOption(
     new Option('--port <n>', 'port (0 picks a free one)')
@@ -89,18 +91,18 @@ function stopOnSignals(server: LocalServer): void {
     if (firstSignalAt !== undefined) {
       if (Date.now() - firstSignalAt < 1_000) return;
       process.stderr.write(`${why} again: exiting without waiting.\n`);
-      process.exit(exitCode.failed);
+      process.exit(exitCodes.failed);
     }
     firstSignalAt = Date.now();
     process.stderr.write(`${why}: finishing callbacks in flight, then stopping…\n`);
     server.stop().then(
       () => {
         process.stderr.write('Stopped.\n');
-        process.exit(exitCode.ok);
+        process.exit(exitCodes.ok);
       },
       (error: unknown) => {
         process.stderr.write(`Stopped with an error: ${describe(error)}\n`);
-        process.exit(exitCode.failed);
+        process.exit(exitCodes.failed);
       },
     );
   };
@@ -116,7 +118,7 @@ function stopOnSignals(server: LocalServer): void {
 function parsePort(value: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535) {
-    throw new InvalidArgumentError(`the port must be 0-65535, got ${value}`);
+    throw new UsageError(`the port (--port or PORT) must be 0-65535, got ${value}`);
   }
   return port;
 }
@@ -143,6 +145,6 @@ function describe(error: unknown): string {
   return String(error);
 }
 
-await runCommand(program);
+await runProgram(program, 'start');
 // A start that failed has said why in one line; nothing of it may keep the process alive.
 if (process.exitCode) process.exit();

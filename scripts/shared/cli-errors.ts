@@ -1,27 +1,24 @@
-import { InvalidArgumentError } from 'commander';
+import { exitCodes } from './command-program.js';
 
 /**
  * A mistake in how a command was called: printed with the usage hint, never with a stack, exit
- * 2. A commander `InvalidArgumentError`, so option parsers can throw it too.
+ * 2. Option parsers throw it too: commander lets it through to reportFailure.
  */
-export class UsageError extends InvalidArgumentError {
+export class UsageError extends Error {
   override name = 'UsageError';
 }
-
-/** The one exit-code convention of every tool (docs/tools.md). */
-export const exitCode = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** Prints the error for a person (known errors without stack) and sets a failing exit code. */
 export function reportFailure(command: string, error: unknown): void {
   if (error instanceof UsageError) {
     process.stderr.write(`${command}: ${error.message}\nTry: npm run ${command} -- --help\n`);
-    process.exitCode = exitCode.usage;
+    process.exitCode = exitCodes.usage;
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${command} failed: ${message}\n`);
   if (error instanceof Error && process.env.DEBUG) process.stderr.write(`${error.stack}\n`);
-  process.exitCode = exitCode.failed;
+  process.exitCode = exitCodes.failed;
 }
 
 export function positiveInteger(name: string, value: string): number {

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SingleBar } from 'cli-progress';
-import { Command, Option } from 'commander';
-import { exitCode, fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
+import { Option } from 'commander';
+import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
-import { runCommand } from '../shared/run-command.js';
 import { seededRandom } from '../shared/seeded-random.js';
 import { planDeliveries } from './delivery-plan.js';
 import { runSimulation } from './run-simulation.js';
@@ -33,10 +33,10 @@ interface SimulateOptions {
 const integer = (name: string) => (value: string) => positiveInteger(name, value);
 const share = (name: string) => (value: string) => fraction(name, value);
 
-const program = new Command('simulate')
-  .description(
-    'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
-  )
+const program = commandProgram(
+  'simulate',
+  'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
+)
   .option(
     '--url <url>',
     'callback URL (default: the running npm start server on DATA_DIR, else http://127.0.0.1:$PORT/callback)',
@@ -116,7 +116,7 @@ async function simulate(options: SimulateOptions): Promise<void> {
     // tsx relays the terminal's Ctrl-C: a repeat within a second is the same one; a later one
     // ends at once.
     if (interruptedAt === undefined) interruptedAt = Date.now();
-    else if (Date.now() - interruptedAt > 1_000) process.exit(exitCode.interrupted);
+    else if (Date.now() - interruptedAt > 1_000) process.exit(exitCodes.interrupted);
     interrupt.abort();
   });
   const run = await runSimulation(plan, {
@@ -140,8 +140,8 @@ async function simulate(options: SimulateOptions): Promise<void> {
   process.stdout.write(
     options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
   );
-  if (summary.interrupted) process.exit(exitCode.interrupted);
-  if (summary.rejected > 0 || summary.failed > 0) process.exitCode = exitCode.failed;
+  if (summary.interrupted) process.exit(exitCodes.interrupted);
+  if (summary.rejected > 0 || summary.failed > 0) process.exitCode = exitCodes.failed;
 }
 
 function missingKey(url: string, serverKeys: 'environment' | 'generated' | undefined): string {
@@ -152,4 +152,4 @@ function missingKey(url: string, serverKeys: 'environment' | 'generated' | undef
   return 'no key: pass --key, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key';
 }
 
-await runCommand(program);
+await runProgram(program, 'simulate');
