@@ -125,6 +125,8 @@ describe('npm start', () => {
     const result = await runScript('start', ['--port', '70000'], {});
 
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^start: the port \(--port or PORT\) must be 0-65535, got 70000$/m);
+    expect(result.stderr).toMatch(
+      /^start: the port \(--port or PORT\) must be 0-65535, got 70000$/m,
+    );
   });
 });
