@@ -9,7 +9,7 @@ import { attributes, indexNames, receivedShards } from '../../lambda/storage/tab
 import type { TimeWindow } from '../query/time-window.js';
 import type { ComparedValues } from './gateway-report.js';
 
-type Item = Record<string, AttributeValue>;
+export type Item = Record<string, AttributeValue>;
 
 /** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
 export interface RecordedTransaction extends ComparedValues {
@@ -26,14 +26,14 @@ export interface KeptConflict extends ComparedValues {
 }
 
 /**
- * Every transaction received in the window, page by page, from the `byReceivedShard` index:
+ * Every transaction item received in the window, page by page, from the `byReceivedShard` index:
  * one query per day and shard, read one after another so only a page is in memory at a time.
  */
-export async function* recordedInWindow(
+export async function* itemsInWindow(
   client: DynamoDBClient,
   tableName: string,
   window: TimeWindow,
-): AsyncGenerator<RecordedTransaction> {
+): AsyncGenerator<Item> {
   for (const day of window.days) {
     for (let shard = 0; shard < receivedShards; shard++) {
       const pages = paginateQuery(
@@ -53,29 +53,38 @@ export async function* recordedInWindow(
           },
         },
       );
-      for await (const page of pages) {
-        for (const item of page.Items ?? []) yield recordedTransaction(item);
-      }
+      for await (const page of pages) yield* page.Items ?? [];
     }
   }
 }
 
+/** The window's transactions as reconcile compares them. */
+export async function* recordedInWindow(
+  client: DynamoDBClient,
+  tableName: string,
+  window: TimeWindow,
+): AsyncGenerator<RecordedTransaction> {
+  for await (const item of itemsInWindow(client, tableName, window)) {
+    yield recordedTransaction(item);
+  }
+}
+
 /** BatchGetItem's limit of keys per request. */
-const maxKeysPerBatch = 100;
+export const maxKeysPerBatch = 100;
 
 /**
- * The recorded transactions among `references` (at most 100), read by key with consistent reads:
- * how a report row received outside the window is still found.
+ * The transaction items among `references` (at most 100), read by key with consistent reads:
+ * how a report row received outside the window is still found, and how replay finds its items.
  */
-export async function recordedByReference(
+export async function itemsByReference(
   client: DynamoDBClient,
   tableName: string,
   references: readonly string[],
-): Promise<Map<string, RecordedTransaction>> {
+): Promise<Map<string, Item>> {
   if (references.length > maxKeysPerBatch) {
     throw new RangeError(`at most ${maxKeysPerBatch} references per lookup`);
   }
-  const found = new Map<string, RecordedTransaction>();
+  const found = new Map<string, Item>();
   let keys: Item[] = [...new Set(references)].map((reference) => ({
     [attributes.reference]: { S: reference },
   }));
@@ -86,14 +95,21 @@ export async function recordedByReference(
       }),
     );
     for (const item of output.Responses?.[tableName] ?? []) {
-      if (item.record?.S !== 'transaction') continue;
-      const transaction = recordedTransaction(item);
-      found.set(transaction.reference, transaction);
+      if (item.record?.S === 'transaction') found.set(text(item[attributes.reference]), item);
     }
     // Keys DynamoDB did not get to (throttling, 16 MB) come back to be asked again.
     keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
   }
   return found;
+}
+
+export async function recordedByReference(
+  client: DynamoDBClient,
+  tableName: string,
+  references: readonly string[],
+): Promise<Map<string, RecordedTransaction>> {
+  const items = await itemsByReference(client, tableName, references);
+  return new Map([...items].map(([reference, item]) => [reference, recordedTransaction(item)]));
 }
 
 /**
@@ -104,19 +120,35 @@ export async function* keptConflicts(
   client: DynamoDBClient,
   tableName: string,
 ): AsyncGenerator<KeptConflict> {
+  for await (const item of conflictItems(client, tableName)) {
+    yield {
+      reference: text(item[attributes.conflictOf]),
+      receivedAt: text(item[attributes.receivedAt]),
+      requestId: text(item.requestId),
+      ...comparedValues(item.transaction?.M ?? {}),
+    };
+  }
+}
+
+/** The conflict audit items, all or those received in `window`. */
+export async function* conflictItems(
+  client: DynamoDBClient,
+  tableName: string,
+  window?: TimeWindow,
+): AsyncGenerator<Item> {
+  const inWindow = window && {
+    FilterExpression: '#at BETWEEN :since AND :until',
+    ExpressionAttributeNames: { '#at': attributes.receivedAt },
+    ExpressionAttributeValues: {
+      ':since': { S: window.since },
+      ':until': { S: window.lastIncluded },
+    },
+  };
   for await (const page of paginateScan(
     { client },
-    { TableName: tableName, IndexName: indexNames.byConflictOf },
+    { TableName: tableName, IndexName: indexNames.byConflictOf, ...inWindow },
   )) {
-    for (const item of page.Items ?? []) {
-      const claimed = item.transaction?.M ?? {};
-      yield {
-        reference: text(item[attributes.conflictOf]),
-        receivedAt: text(item[attributes.receivedAt]),
-        requestId: text(item.requestId),
-        ...comparedValues(claimed),
-      };
-    }
+    yield* page.Items ?? [];
   }
 }
 

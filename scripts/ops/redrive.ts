@@ -1,0 +1,86 @@
+/**
+ * `npm run redrive -- --queue <url>`: drains the stream consumer's dead-letter queue, publishing
+ * each batch as the consumer would and deleting a message only once all of it is published.
+ * Exit 0 when the queue was drained, 1 when any message stays, 2 on a usage error.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { openTable, runCommand, withTableOptions } from './command-line.js';
+import { eventBusName, eventPublisher, sqsClient, streamsClient } from './event-clients.js';
+import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
+import { terminalSafe } from './terminal-safe.js';
+
+interface RedriveOptions {
+  readonly queue?: string;
+  readonly bus?: string;
+  readonly maxMessages?: number;
+  readonly table?: string;
+  readonly endpoint?: string;
+}
+
+const program = withTableOptions(
+  new Command('redrive')
+    .description("Republish the stream consumer's dead-lettered batches, then delete them.")
+    .option(
+      '--queue <url>',
+      'the dead-letter queue (default EVENTS_DLQ_URL; stack output EventsDeadLetterQueueUrl)',
+    )
+    .option('--bus <name>', 'the event bus (default EVENT_BUS_NAME; stack output EventBusName)')
+    .option('--max-messages <n>', 'stop after n messages (default: all)', positiveInteger),
+).action(async (options: RedriveOptions) => {
+  const queueUrl = options.queue ?? process.env.EVENTS_DLQ_URL;
+  if (!queueUrl) program.error('name the queue with --queue or EVENTS_DLQ_URL', { exitCode: 2 });
+  const bus = eventBusName(options.bus);
+  const target = await openTable(options);
+  const sqs = sqsClient();
+  const streams = streamsClient();
+  try {
+    const outcomes = await redriveQueue(
+      {
+        sqs,
+        streams,
+        client: target.client,
+        tableName: target.tableName,
+        publisher: eventPublisher(),
+        eventBusName: bus,
+      },
+      {
+        queueUrl: queueUrl as string,
+        ...(options.maxMessages ? { maxMessages: options.maxMessages } : {}),
+      },
+    );
+    process.stdout.write(redriveReport(outcomes));
+    process.exitCode = outcomes.every((outcome) => outcome.deleted) ? 0 : 1;
+  } finally {
+    sqs.destroy();
+    streams.destroy();
+    await target.close();
+  }
+});
+
+function redriveReport(outcomes: readonly MessageOutcome[]): string {
+  if (outcomes.length === 0) return 'The dead-letter queue is empty.\n';
+  const lines = outcomes.map(({ messageId, source, deleted, outcome, problem }) => {
+    const published = outcome
+      ? `${outcome.published.length} event(s) published from the ${source}`
+      : '';
+    if (deleted) return `${messageId}: ${published}; deleted`;
+    const why = [
+      problem,
+      ...(outcome?.failed ?? []).map((f) => `${f.reference} not published (${f.problem})`),
+      ...(outcome?.unpublishable ?? []).map(
+        (u) => `record ${u.record} unpublishable (${u.problem})`,
+      ),
+    ].filter((text): text is string => text !== undefined);
+    return `${messageId}: kept in the queue: ${terminalSafe(why.join('; '))}${published ? ` (${published})` : ''}`;
+  });
+  const deleted = outcomes.filter((outcome) => outcome.deleted).length;
+  lines.push(`${deleted} of ${outcomes.length} message(s) redriven and deleted.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
+  return Number(value);
+}
+
+await runCommand(program);
