@@ -49,13 +49,15 @@ export class TransactionsTable extends Construct {
       stream: StreamViewType.NEW_IMAGE,
     });
 
-    // Every index from the definition, all attributes projected so a query needs no fetch-back.
+    // Every index from the definition, with the projection it names.
     for (const index of definition.indexes) {
       this.table.addGlobalSecondaryIndex({
         indexName: index.indexName,
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        ...(index.projection === 'all'
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
       });
     }
   }

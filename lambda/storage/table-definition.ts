@@ -17,23 +17,44 @@ export const attributes = {
    * recorded, just not listed by user. Conflict audit items never carry it.
    */
   usernameKey: 'usernameKey',
-  /** `YYYY-MM-DD#<shard>`: the day bucket split into shards (see {@link receivedShards}). */
-  receivedShard: 'receivedShard',
+  /** `0`…`15`: which of the {@link timeShards} partitions of the time index holds the item. */
+  timeShard: 'timeShard',
   /** Present on conflict audit items only: the reference the conflicting delivery claimed. */
   conflictOf: 'conflictOf',
 } as const;
 
 /**
- * How many shards a day's bucket is split into. One partition takes about 1,000 writes a second;
- * sixteen shards keep the time index clear of throttling at several thousand callbacks a second,
- * and a time-window query reads sixteen partitions a day in parallel and merges them.
+ * How many partitions the time index spreads its writes over. Its key is the shard alone, with
+ * no day in it, so a window of any length, a day or ten years, costs {@link timeShards} queries
+ * (each a `receivedAt` range, plus pagination), read in parallel and merged newest first.
+ *
+ * Why 16, at 5,000 callbacks a second:
+ * - An index entry holds the keys and the list attributes only (see {@link listAttributes}):
+ *   about 250 bytes for a typical transaction (+100 bytes of DynamoDB's per-entry overhead),
+ *   under 1 KB, so one write unit per callback whatever the body's size.
+ * - 5,000 callbacks/s x 1 WCU = 5,000 WCU/s on the index. One partition key value takes at
+ *   most 1,000 WCU/s; a key's sort key grows with time, so DynamoDB cannot split it for heat.
+ * - 5,000 / 16 = 313 WCU/s per shard: 31% of a partition's limit. That leaves room for a 3x
+ *   burst, or for entries up to 3 KB (a username near its 2,048-byte index limit) at full rate.
+ *   Eight shards would sit at 63%: no headroom for either.
+ * The shard is chosen by the reference (FNV-1a), so retries of one callback land on one shard
+ * and the spread does not depend on the clock.
  */
-export const receivedShards = 16;
+export const timeShards = 16;
+
+/**
+ * What the list view, `export` and `summary` show: the username and time indexes project these
+ * (plus the keys), never the raw body or the delivery's metadata, so an index write costs one
+ * unit rather than a copy of the whole item.
+ */
+export const listAttributes = ['id', 'username', 'amount', 'currency', 'type', 'status'] as const;
 
 export interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: string;
   readonly sortKey: string;
+  /** `all`, or the non-key attributes the index carries (DynamoDB `INCLUDE`). */
+  readonly projection: 'all' | readonly string[];
 }
 
 export interface TableDefinition {
@@ -41,9 +62,14 @@ export interface TableDefinition {
   readonly indexes: readonly IndexDefinition[];
 }
 
+/**
+ * Index names. A changed key or projection needs a new name: DynamoDB cannot alter an index in
+ * place, and CloudFormation creates or deletes one index per stack update (docs/querying.md,
+ * "Upgrading"). `byUser` and `byTime` replaced `byUsername` and `byReceivedShard`.
+ */
 export const indexNames = {
-  byUsername: 'byUsername',
-  byReceivedShard: 'byReceivedShard',
+  byUser: 'byUser',
+  byTime: 'byTime',
   byConflictOf: 'byConflictOf',
 } as const;
 
@@ -52,21 +78,25 @@ export const transactionsTable: TableDefinition = {
   indexes: [
     // A user's transactions, newest first.
     {
-      indexName: indexNames.byUsername,
+      indexName: indexNames.byUser,
       partitionKey: attributes.usernameKey,
       sortKey: attributes.receivedAt,
+      projection: listAttributes,
     },
-    // Everything received in a time window, one partition per day and shard.
+    // Everything received in a time window: one range query per shard, whatever the window.
     {
-      indexName: indexNames.byReceivedShard,
-      partitionKey: attributes.receivedShard,
+      indexName: indexNames.byTime,
+      partitionKey: attributes.timeShard,
       sortKey: attributes.receivedAt,
+      projection: listAttributes,
     },
-    // Conflicting deliveries kept for audit, found by the reference they claimed.
+    // Conflicting deliveries kept for audit, found by the reference they claimed. Written only
+    // when a delivery contradicts a stored one (rare), and `get` shows each whole: all projected.
     {
       indexName: indexNames.byConflictOf,
       partitionKey: attributes.conflictOf,
       sortKey: attributes.receivedAt,
+      projection: 'all',
     },
   ],
 };

@@ -1,7 +1,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Transaction } from '../callback/transaction-schema.js';
 import { stringifyJson } from '../json/json-text.js';
-import { attributes, receivedShards } from './table-definition.js';
+import { attributes, timeShards } from './table-definition.js';
 import type { TransactionRecord } from './transaction-store.js';
 
 /**
@@ -20,9 +20,7 @@ export function transactionItem(record: TransactionRecord): Item {
     ...transactionAttributes(record.transaction),
     ...deliveryAttributes(record),
     ...usernameKey(record.transaction.username),
-    [attributes.receivedShard]: {
-      S: receivedShard(record.transaction.reference, record.receivedAt),
-    },
+    [attributes.timeShard]: { S: String(timeShard(record.transaction.reference)) },
   };
 }
 
@@ -87,19 +85,15 @@ function deliveryAttributes(record: TransactionRecord): Item {
 }
 
 /**
- * The time-index bucket: the receive day plus a shard chosen by the reference, so one day's
- * writes spread over {@link receivedShards} partitions instead of one hot one.
+ * The time-index shard, chosen by the reference so one day's writes spread over
+ * {@link timeShards} partitions instead of one hot one. FNV-1a: cheap, stable across runtimes,
+ * evenly spread.
  */
-export function receivedShard(reference: string, receivedAt: string): string {
-  return `${receivedAt.slice(0, 10)}#${shardOf(reference)}`;
-}
-
-/** FNV-1a over the reference: cheap, stable across runtimes, evenly spread. */
-export function shardOf(reference: string): number {
+export function timeShard(reference: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < reference.length; i++) {
     hash ^= reference.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0) % receivedShards;
+  return (hash >>> 0) % timeShards;
 }

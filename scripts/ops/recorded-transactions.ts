@@ -5,7 +5,7 @@ import {
   paginateQuery,
   paginateScan,
 } from '@aws-sdk/client-dynamodb';
-import { attributes, indexNames, receivedShards } from '../../lambda/storage/table-definition.js';
+import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
 import type { TimeWindow } from '../query/time-window.js';
 import type { ComparedValues } from './gateway-report.js';
 
@@ -26,45 +26,66 @@ export interface KeptConflict extends ComparedValues {
 }
 
 /**
- * Every transaction item received in the window, page by page, from the `byReceivedShard` index:
- * one query per day and shard, read one after another so only a page is in memory at a time.
+ * The `byTime` index entries of the window (keys and the list fields: amount, currency, type,
+ * status, id, username), page by page: one query per shard whatever the window's length, read
+ * one after another so only a page is in memory.
+ */
+export async function* indexEntriesInWindow(
+  client: DynamoDBClient,
+  tableName: string,
+  window: TimeWindow,
+): AsyncGenerator<Item> {
+  for (let shard = 0; shard < timeShards; shard++) {
+    const pages = paginateQuery(
+      { client },
+      {
+        TableName: tableName,
+        IndexName: indexNames.byTime,
+        KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
+        ExpressionAttributeNames: { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
+        ExpressionAttributeValues: {
+          ':shard': { S: String(shard) },
+          ':since': { S: window.since },
+          ':until': { S: window.lastIncluded },
+        },
+      },
+    );
+    for await (const page of pages) yield* page.Items ?? [];
+  }
+}
+
+/**
+ * Every transaction item received in the window, whole. The index carries only the list
+ * fields, so each hundred entries are read back from the table by key (consistent reads).
  */
 export async function* itemsInWindow(
   client: DynamoDBClient,
   tableName: string,
   window: TimeWindow,
 ): AsyncGenerator<Item> {
-  for (const day of window.days) {
-    for (let shard = 0; shard < receivedShards; shard++) {
-      const pages = paginateQuery(
-        { client },
-        {
-          TableName: tableName,
-          IndexName: indexNames.byReceivedShard,
-          KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
-          ExpressionAttributeNames: {
-            '#shard': attributes.receivedShard,
-            '#at': attributes.receivedAt,
-          },
-          ExpressionAttributeValues: {
-            ':shard': { S: `${day}#${shard}` },
-            ':since': { S: window.since },
-            ':until': { S: window.lastIncluded },
-          },
-        },
-      );
-      for await (const page of pages) yield* page.Items ?? [];
+  let references: string[] = [];
+  const readBack = async function* () {
+    const found = await itemsByReference(client, tableName, references);
+    for (const reference of references) {
+      const item = found.get(reference);
+      if (item) yield item;
     }
+    references = [];
+  };
+  for await (const entry of indexEntriesInWindow(client, tableName, window)) {
+    references.push(text(entry[attributes.reference]));
+    if (references.length === maxKeysPerBatch) yield* readBack();
   }
+  if (references.length > 0) yield* readBack();
 }
 
-/** The window's transactions as reconcile compares them. */
+/** The window's transactions as reconcile compares them: the index entries suffice. */
 export async function* recordedInWindow(
   client: DynamoDBClient,
   tableName: string,
   window: TimeWindow,
 ): AsyncGenerator<RecordedTransaction> {
-  for await (const item of itemsInWindow(client, tableName, window)) {
+  for await (const item of indexEntriesInWindow(client, tableName, window)) {
     yield recordedTransaction(item);
   }
 }

@@ -7,9 +7,9 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
-import { textTable } from '../shared/text-table.js';
 import { conflictsTable } from './conflicts-table.js';
-import { detailTable, listHead, listRow } from './item-table.js';
+import { detailTable } from './item-table.js';
+import { writeItems } from './list-output.js';
 import { take } from './newest-first.js';
 import { type QueryTarget, resolveTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
@@ -22,14 +22,15 @@ import {
   type QueryContext,
   scanTransactions,
 } from './transaction-queries.js';
+import { summarize, summaryText } from './transaction-summary.js';
 
 interface TargetFlags {
   readonly table?: string;
   readonly endpoint?: string;
-  readonly format: 'table' | 'json';
 }
 
 interface ListFlags extends TargetFlags {
+  readonly format: 'table' | 'json';
   readonly username?: string;
   readonly since?: string;
   readonly until?: string;
@@ -37,6 +38,23 @@ interface ListFlags extends TargetFlags {
   readonly type?: string;
   readonly status?: string;
   readonly limit: number;
+}
+
+interface ExportFlags extends TargetFlags {
+  readonly format: 'csv' | 'jsonl';
+  readonly username?: string;
+  readonly since?: string;
+  readonly until?: string;
+  readonly type?: string;
+  readonly status?: string;
+  readonly limit?: number;
+}
+
+interface SummaryFlags extends TargetFlags {
+  readonly format: 'table' | 'json' | 'csv';
+  readonly since: string;
+  readonly until?: string;
+  readonly by?: 'day';
 }
 
 const program = commandProgram('query', 'Read the recorded callbacks.').addHelpText(
@@ -50,8 +68,9 @@ withTarget(
   program
     .command('get')
     .description('the transaction and any conflicting deliveries kept for audit')
-    .argument('<reference>', "the gateway's reference"),
-).action(async (reference: string, flags: TargetFlags) => {
+    .argument('<reference>', "the gateway's reference")
+    .addOption(formatOption(['table', 'json'])),
+).action(async (reference: string, flags: TargetFlags & { readonly format: 'table' | 'json' }) => {
   await withQueryTarget(flags, async (context) => {
     const found = await getTransaction(context, reference);
     if (!found.transaction) process.exitCode = 1;
@@ -71,7 +90,8 @@ withTarget(
   program
     .command('list')
     .description('transactions, newest first: by user, by time window, or (only when asked) all')
-    .option('--username <username>', "a user's transactions (index byUsername)")
+    .addOption(formatOption(['table', 'json']))
+    .option('--username <username>', "a user's transactions (index byUser)")
     .option('--since <ISO>', 'received at or after; a date alone means midnight UTC')
     .option('--until <ISO>', 'received before (default now)')
     .option('--scan', 'read the whole table (a full read: only when asked)', false)
@@ -79,29 +99,10 @@ withTarget(
     .addOption(choice('--status <status>', 'Confirm or Reject', ['Confirm', 'Reject']))
     .option('--limit <n>', 'at most n transactions', positiveInteger, 50),
 ).action(async (flags: ListFlags) => {
-  const modes = [flags.username !== undefined, flags.since !== undefined, flags.scan];
-  if (modes.filter(Boolean).length !== 1) {
-    throw new UsageError('list needs exactly one of --username, --since or --scan');
-  }
-  if (flags.until !== undefined && flags.since === undefined) {
-    throw new UsageError('--until needs --since');
-  }
-  if (flags.username === '') throw new UsageError('--username must not be empty');
-  // Check the whole command line before opening anything.
-  const window = flags.since === undefined ? undefined : timeWindow(flags.since, flags.until);
-  const filters: Filters = {
-    ...(flags.type ? { type: flags.type } : {}),
-    ...(flags.status ? { status: flags.status } : {}),
-  };
+  const select = selection(flags, { scan: true });
   await withQueryTarget(flags, async (target) => {
-    const context: QueryContext = { ...target, pageSize: Math.min(flags.limit, 1000) };
-    const items =
-      flags.username !== undefined
-        ? listByUsername(context, flags.username, filters)
-        : window
-          ? listByTime(context, window, filters)
-          : toAsync(await scanTransactions(context, filters));
-    const count = await writeList(take(items, flags.limit), flags.format);
+    const items = take(select({ ...target, pageSize: Math.min(flags.limit, 1000) }), flags.limit);
+    const count = await writeItems(items, flags.format, process.stdout);
     if (flags.format === 'table') {
       const more =
         count === flags.limit ? ` (the newest ${flags.limit}: raise --limit for more)` : '';
@@ -110,56 +111,80 @@ withTarget(
   });
 });
 
+withTarget(
+  program
+    .command('export')
+    .description('every transaction of a window or user, newest first, streamed (no limit)')
+    .addOption(formatOption(['csv', 'jsonl']).default('csv'))
+    .option('--username <username>', "a user's transactions (index byUser)")
+    .option('--since <ISO>', 'received at or after; a date alone means midnight UTC')
+    .option('--until <ISO>', 'received before (default now)')
+    .addOption(choice('--type <type>', 'Deposit or Withdrawal', ['Deposit', 'Withdrawal']))
+    .addOption(choice('--status <status>', 'Confirm or Reject', ['Confirm', 'Reject']))
+    .option('--limit <n>', 'at most n transactions (default: all)', positiveInteger),
+).action(async (flags: ExportFlags) => {
+  const select = selection({ ...flags, scan: false }, { scan: false });
+  await withQueryTarget(flags, async (target) => {
+    const items = select(target);
+    await writeItems(flags.limit ? take(items, flags.limit) : items, flags.format, process.stdout);
+  });
+});
+
+withTarget(
+  program
+    .command('summary')
+    .description('count and exact sum of amount per currency, type and status, from the index')
+    .addOption(formatOption(['table', 'json', 'csv']))
+    .requiredOption('--since <ISO>', 'received at or after; a date alone means midnight UTC')
+    .option('--until <ISO>', 'received before (default now)')
+    .addOption(new Option('--by <period>', 'also group by UTC day').choices(['day'])),
+).action(async (flags: SummaryFlags) => {
+  const window = timeWindow(flags.since, flags.until);
+  await withQueryTarget(flags, async (target) => {
+    const rows = await summarize(listByTime(target, window, {}), { byDay: flags.by === 'day' });
+    write(summaryText(rows, flags.format, flags.by === 'day'));
+  });
+});
+
+/**
+ * Which transactions a `list` or `export` reads, checked before anything is opened: exactly one
+ * of --username, --since or (for list) --scan.
+ */
+function selection(
+  flags: Omit<ListFlags, 'limit' | 'format'>,
+  allowed: { readonly scan: boolean },
+): (context: QueryContext) => AsyncIterable<StoredItem> {
+  const modes = [flags.username !== undefined, flags.since !== undefined, flags.scan];
+  if (modes.filter(Boolean).length !== 1) {
+    throw new UsageError(
+      `needs exactly one of --username${allowed.scan ? ', --since or --scan' : ' or --since'}`,
+    );
+  }
+  if (flags.until !== undefined && flags.since === undefined) {
+    throw new UsageError('--until needs --since');
+  }
+  if (flags.username === '') throw new UsageError('--username must not be empty');
+  const window = flags.since === undefined ? undefined : timeWindow(flags.since, flags.until);
+  const filters: Filters = {
+    ...(flags.type ? { type: flags.type } : {}),
+    ...(flags.status ? { status: flags.status } : {}),
+  };
+  const username = flags.username;
+  if (username !== undefined) return (context) => listByUsername(context, username, filters);
+  if (window) return (context) => listByTime(context, window, filters);
+  return (context) => scanTransactions(context, filters);
+}
+
 await runProgram(program, 'query');
 
-/** The options every command takes: where to read, and how to print. */
+/** The options every command takes: where to read. */
 function withTarget(command: Command): Command {
   return command
-    .addOption(
-      new Option('--format <format>', 'table, or json with numbers exact as stored')
-        .choices(['table', 'json'])
-        .default('table'),
-    )
     .option('--table <name>', 'a deployed table (AWS_REGION / AWS_PROFILE / credentials as usual)')
     .option(
       '--endpoint <url>',
       'a DynamoDB-compatible endpoint (default AWS_ENDPOINT_URL_DYNAMODB)',
     );
-}
-
-/** Rows are written as they arrive: a table in blocks, JSON one item at a time. */
-const tableBlock = 500;
-
-async function writeList(
-  items: AsyncIterable<StoredItem>,
-  format: 'table' | 'json',
-): Promise<number> {
-  let count = 0;
-  let block: string[][] = [];
-  for await (const item of items) {
-    if (format === 'json') {
-      write(
-        `${count === 0 ? '[\n' : ',\n'}  ${exactJson(orderAttributes(item), 2).replace(/\n/g, '\n  ')}`,
-      );
-    } else {
-      block.push(listRow(item));
-      if (block.length === tableBlock) {
-        write(blockTable(block, count + 1 === block.length));
-        block = [];
-      }
-    }
-    count++;
-  }
-  if (format === 'json') write(count === 0 ? '[]\n' : '\n]\n');
-  else if (count === 0) write('(no transactions)\n');
-  else if (block.length > 0) write(blockTable(block, count === block.length));
-  return count;
-}
-
-/** A block of the list table; only the first carries the header. */
-function blockTable(rows: readonly string[][], first: boolean): string {
-  const text = textTable(listHead, rows);
-  return first ? text : text.slice(text.indexOf('\n') + 1);
 }
 
 async function withQueryTarget(
@@ -205,6 +230,7 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
-async function* toAsync<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
+/** `--format`: the first choice is the default; json, jsonl and csv keep numbers as stored. */
+function formatOption(formats: readonly string[]): Option {
+  return new Option('--format <format>', 'output format').choices(formats).default(formats[0]);
 }

@@ -1,5 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { NumberValueImpl as NumberValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import { listAttributes } from '../../lambda/storage/table-definition.js';
 
 /**
  * An item as read back, decoded by the SDK with `wrapNumbers`: a number stays the exact digits
@@ -22,9 +23,25 @@ declare global {
 /**
  * JSON text with numbers as their stored digits (`JSON.rawJSON`). Read it with a parser that keeps
  * big numbers (jq does; `JSON.parse` with a reviver's `context.source` does) to keep them exact.
+ * Characters a terminal would act on (see terminal-text.ts) are written as `\uXXXX` escapes:
+ * the same JSON value, but safe to print.
  */
 export function exactJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, exactValue, indent);
+  return (JSON.stringify(value, exactValue, indent) ?? 'null').replace(unsafeInJson, jsonEscape);
+}
+
+/**
+ * Outside strings JSON text is ASCII, and JSON.stringify already escapes C0 controls inside them,
+ * so a match is inside a string; the newlines of indentation are left alone.
+ */
+const unsafeInJson = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+function jsonEscape(char: string): string {
+  let escaped = '';
+  for (let i = 0; i < char.length; i++) {
+    escaped += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  }
+  return escaped;
 }
 
 function exactValue(this: unknown, _key: string, value: unknown): unknown {
@@ -75,4 +92,14 @@ export function orderAttributes(item: StoredItem): StoredItem {
   };
   const names = Object.keys(item).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return Object.fromEntries(names.map((name) => [name, item[name]]));
+}
+
+/**
+ * What `list`, `export` and the time and user indexes carry for a transaction, in this order:
+ * the index keys' own copies (`timeShard`, `usernameKey`) stay out.
+ */
+export const listFields = ['reference', 'receivedAt', ...listAttributes] as const;
+
+export function listRecord(item: StoredItem): StoredItem {
+  return Object.fromEntries(listFields.map((name) => [name, item[name]]));
 }

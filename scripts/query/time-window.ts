@@ -1,16 +1,14 @@
 import { UsageError } from '../shared/cli-errors.js';
 
-/** `[since, until)` as the ISO-8601 strings `receivedAt` holds, plus the UTC days it touches. */
+/**
+ * `[since, until)` as the ISO-8601 strings `receivedAt` holds. Any length: the time index costs
+ * the same number of queries for a day as for ten years.
+ */
 export interface TimeWindow {
   readonly since: string;
   /** Inclusive upper bound for `BETWEEN`: one millisecond before `until`. */
   readonly lastIncluded: string;
-  /** `YYYY-MM-DD`, newest first: the day buckets of the `byReceivedShard` index. */
-  readonly days: readonly string[];
 }
-
-/** More days than this is almost surely a typo in `--since`; each day costs sixteen queries. */
-export const maxWindowDays = 366;
 
 export function timeWindow(since: string, until: string | undefined, now = new Date()): TimeWindow {
   const from = parseInstant('--since', since);
@@ -19,22 +17,12 @@ export function timeWindow(since: string, until: string | undefined, now = new D
     throw new UsageError(`--since ${since} is in the future: nothing has been received yet`);
   }
   if (to.getTime() <= from.getTime()) throw new UsageError('--until must be later than --since');
-  const last = new Date(to.getTime() - 1);
-  const days: string[] = [];
-  const day = new Date(Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), last.getUTCDate()));
-  const firstDay = from.toISOString().slice(0, 10);
-  for (;;) {
-    const text = day.toISOString().slice(0, 10);
-    days.push(text);
-    if (text <= firstDay) break;
-    if (days.length > maxWindowDays) {
-      throw new UsageError(
-        `the window spans more than ${maxWindowDays} days; narrow --since/--until`,
-      );
-    }
-    day.setUTCDate(day.getUTCDate() - 1);
-  }
-  return { since: from.toISOString(), lastIncluded: last.toISOString(), days };
+  return { since: from.toISOString(), lastIncluded: new Date(to.getTime() - 1).toISOString() };
+}
+
+/** The UTC day of an ISO-8601 time (`--by day`). */
+export function utcDay(isoTime: string): string {
+  return isoTime.slice(0, 10);
 }
 
 /** An ISO-8601 date or date-time; a date alone is midnight UTC. */

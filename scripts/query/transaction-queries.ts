@@ -5,7 +5,7 @@ import {
   paginateScan,
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { attributes, indexNames, receivedShards } from '../../lambda/storage/table-definition.js';
+import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
 import { compareNewestFirst, mergeNewestFirst } from './newest-first.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
@@ -59,7 +59,7 @@ export async function getTransaction(
   return { transaction: item, conflicts };
 }
 
-/** A user's transactions, newest first, from the `byUsername` index. */
+/** A user's transactions, newest first, from the `byUser` index. */
 export function listByUsername(
   context: QueryContext,
   username: string,
@@ -67,7 +67,7 @@ export function listByUsername(
 ): AsyncGenerator<StoredItem> {
   return queryItems(context, {
     TableName: context.tableName,
-    IndexName: indexNames.byUsername,
+    IndexName: indexNames.byUser,
     KeyConditionExpression: '#username = :username',
     ...withFilter(
       filters,
@@ -79,46 +79,44 @@ export function listByUsername(
 }
 
 /**
- * Transactions received in a window, newest first, from the `byReceivedShard` index. A day's
- * bucket is split into shards to spread writes, so each day costs one query per shard; they are
- * merged as they are read. Days are read newest first.
+ * Transactions received in `[since, until)`, newest first, from the `byTime` index: one range
+ * query per shard ({@link timeShards}, whatever the window's length), merged as they are read,
+ * so memory holds one page per shard however many items the window has.
  */
-export async function* listByTime(
+export function listByTime(
   context: QueryContext,
   window: TimeWindow,
   filters: Filters,
 ): AsyncGenerator<StoredItem> {
-  for (const day of window.days) {
-    yield* mergeNewestFirst(
-      Array.from({ length: receivedShards }, (_, shard) =>
-        queryItems(context, {
-          TableName: context.tableName,
-          IndexName: indexNames.byReceivedShard,
-          KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
-          ...withFilter(
-            filters,
-            { '#shard': attributes.receivedShard, '#at': attributes.receivedAt },
-            {
-              ':shard': { S: `${day}#${shard}` },
-              ':since': { S: window.since },
-              ':until': { S: window.lastIncluded },
-            },
-          ),
-          ScanIndexForward: false,
-        }),
-      ),
-    );
-  }
+  return mergeNewestFirst(
+    Array.from({ length: timeShards }, (_, shard) =>
+      queryItems(context, {
+        TableName: context.tableName,
+        IndexName: indexNames.byTime,
+        KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
+        ...withFilter(
+          filters,
+          { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
+          {
+            ':shard': { S: String(shard) },
+            ':since': { S: window.since },
+            ':until': { S: window.lastIncluded },
+          },
+        ),
+        ScanIndexForward: false,
+      }),
+    ),
+  );
 }
 
 /**
  * The whole table, read page by page: only on request (`--scan`), never as a fallback. A scan
  * has no order, so it is read to the end and sorted before anything is shown.
  */
-export async function scanTransactions(
+export async function* scanTransactions(
   { client, tableName }: QueryContext,
   filters: Filters,
-): Promise<StoredItem[]> {
+): AsyncGenerator<StoredItem> {
   const items: StoredItem[] = [];
   const pages = paginateScan(
     { client },
@@ -130,7 +128,7 @@ export async function scanTransactions(
     },
   );
   for await (const page of pages) items.push(...(page.Items ?? []).map(storedItem));
-  return items.sort(compareNewestFirst);
+  yield* items.sort(compareNewestFirst);
 }
 
 /** Every item a query returns, page by page through the SDK's paginator. */

@@ -27,7 +27,10 @@ export function createTableInput(
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection:
+        index.projection === 'all'
+          ? { ProjectionType: 'ALL' }
+          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
     })),
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
   };

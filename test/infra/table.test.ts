@@ -1,6 +1,11 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
-import { keyAttributeNames, transactionsTable } from '../../lambda/storage/table-definition.js';
+import {
+  type IndexDefinition,
+  indexNames,
+  keyAttributeNames,
+  transactionsTable,
+} from '../../lambda/storage/table-definition.js';
 import { synthesize } from './synth.js';
 
 const synth = synthesize();
@@ -43,7 +48,7 @@ describe('transactions table', () => {
     template.resourceCountIs('AWS::KMS::Key', 0);
   });
 
-  test('creates every index of the shared definition, projecting all attributes', () => {
+  test('creates every index of the shared definition, with the projection it names', () => {
     for (const index of transactionsTable.indexes) {
       template.hasResourceProperties('AWS::DynamoDB::Table', {
         GlobalSecondaryIndexes: Match.arrayWith([
@@ -53,9 +58,26 @@ describe('transactions table', () => {
               { AttributeName: index.partitionKey, KeyType: 'HASH' },
               { AttributeName: index.sortKey, KeyType: 'RANGE' },
             ],
-            Projection: { ProjectionType: 'ALL' },
+            Projection: projectionOf(index),
           },
         ]),
+      });
+    }
+  });
+
+  test('keeps the raw body out of the list indexes', () => {
+    const indexes = new Capture();
+    template.hasResourceProperties('AWS::DynamoDB::Table', { GlobalSecondaryIndexes: indexes });
+    const byName = new Map(
+      (indexes.asArray() as { IndexName: string; Projection: unknown }[]).map((index) => [
+        index.IndexName,
+        index.Projection,
+      ]),
+    );
+    for (const name of [indexNames.byUser, indexNames.byTime]) {
+      expect(byName.get(name)).toMatchObject({ ProjectionType: 'INCLUDE' });
+      expect(byName.get(name)).not.toMatchObject({
+        NonKeyAttributes: expect.arrayContaining(['rawBody']),
       });
     }
   });
@@ -88,3 +110,9 @@ describe('transactions table', () => {
     expect(stack.table.tableStreamArn).toBeDefined();
   });
 });
+
+function projectionOf(index: IndexDefinition): Record<string, unknown> {
+  return index.projection === 'all'
+    ? { ProjectionType: 'ALL' }
+    : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] };
+}

@@ -59,7 +59,7 @@ describe.each(engines)('the %s engine', (engine: Engine) => {
             [index.partitionKey, 'HASH'],
             [index.sortKey, 'RANGE'],
           ],
-          projection: 'ALL',
+          projection: index.projection === 'all' ? 'ALL' : 'INCLUDE',
         })),
       ),
     );

@@ -373,7 +373,7 @@ export const namedCases: readonly NamedCase[] = [
     },
   },
   // What DynamoDB refuses and dynalite does not check. An empty or over-long username could not
-  // key the byUsername index (fixed: the index keys a copy, left out when it cannot be a key). An
+  // key the byUser index (fixed: the index keys a copy, left out when it cannot be a key). An
   // empty name in a map was refused too (fixed: extra members are stored as JSON text).
   {
     name: 'an empty username (README: a string)',

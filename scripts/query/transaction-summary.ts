@@ -1,0 +1,74 @@
+import Big from 'big.js';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
+import { textTable } from '../shared/text-table.js';
+import { displayValue, type StoredItem } from './stored-item.js';
+import { utcDay } from './time-window.js';
+
+/** One group of `summary`: a currency, type and status (and day, with `--by day`). */
+export interface SummaryRow {
+  readonly day?: string;
+  readonly currency: string;
+  readonly type: string;
+  readonly status: string;
+  readonly count: number;
+  /** The exact decimal sum of `amount` in minor units, as a string: never through a float. */
+  readonly amount: string;
+}
+
+/**
+ * Counts and sums a stream of transactions by group. Amounts are added with big.js from their
+ * stored digits, so 38-digit amounts and fractions sum exactly. Memory holds one entry per group,
+ * whatever the number of transactions.
+ */
+export async function summarize(
+  items: AsyncIterable<StoredItem>,
+  options: { readonly byDay: boolean },
+): Promise<SummaryRow[]> {
+  const groups = new Map<
+    string,
+    { row: Omit<SummaryRow, 'count' | 'amount'>; count: number; sum: Big }
+  >();
+  for await (const item of items) {
+    const row = {
+      ...(options.byDay ? { day: utcDay(displayValue(item.receivedAt)) } : {}),
+      currency: displayValue(item.currency),
+      type: displayValue(item.type),
+      status: displayValue(item.status),
+    };
+    const key = JSON.stringify(row);
+    const group = groups.get(key) ?? { row, count: 0, sum: new Big(0) };
+    group.count += 1;
+    group.sum = group.sum.plus(displayValue(item.amount));
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .map(({ row, count, sum }) => ({ ...row, count, amount: sum.toFixed() }))
+    .sort(
+      (a, b) =>
+        (a.day ?? '').localeCompare(b.day ?? '') ||
+        a.currency.localeCompare(b.currency) ||
+        a.type.localeCompare(b.type) ||
+        a.status.localeCompare(b.status),
+    );
+}
+
+const columns = ['currency', 'type', 'status', 'count', 'amount'] as const;
+
+/** The summary as a table, JSON rows or CSV; amounts always as exact decimal strings. */
+export function summaryText(
+  rows: readonly SummaryRow[],
+  format: 'table' | 'json' | 'csv',
+  byDay: boolean,
+): string {
+  const names = byDay ? (['day', ...columns] as const) : columns;
+  if (format === 'json') return `${JSON.stringify(rows, null, 2)}\n`;
+  const cells = rows.map((row) => names.map((name) => String(row[name] ?? '')));
+  if (format === 'csv') return stringifyCsv([[...names], ...cells]);
+  if (rows.length === 0) return '(no transactions in the window)\n';
+  const right = [names.indexOf('count'), names.indexOf('amount')];
+  return textTable(
+    names.map((name) => (name === 'amount' ? 'amount (minor)' : name)),
+    cells,
+    { alignRight: right },
+  );
+}
