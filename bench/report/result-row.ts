@@ -7,7 +7,7 @@ export interface ResultRow {
   readonly baseline: number;
   /** The bare-SDK bundle (cold start rows only). */
   readonly floor?: number;
-  /** Whether smaller is better: decides how the chart reads the ratio. */
+  /** Whether smaller is better: decides how the table reads the ratio. */
   readonly lowerIsBetter: boolean;
   /** The target for this row, and whether the run met it. */
   readonly target?: Target;
