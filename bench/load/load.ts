@@ -12,133 +12,149 @@
  * gets one; then the table is scanned: stored items must equal the distinct references answered
  * 204, each 204 with its item.
  *
- * Flags: --duration <s> (60), --rate <req/s>, --burst <s> (10), --burst-connections <n> (256),
- * --engine embedded|dynamodb-local (embedded: the local server's own dynalite), --short (CI:
- * 10 s steady, 3 s burst), --json <file>.
+ * Flags: see `npm run bench:load -- --help`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { Option } from 'commander';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
-import { callbackSource } from './callback-source.js';
-import { type PhaseResult, runPhase } from './load-phase.js';
+import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { benchKey, callbackSource } from '../support/callbacks.js';
+import { type PhaseResult, runPhase } from '../support/load-phase.js';
+import { startServer } from '../support/server-process.js';
 import { formatReport, type Verification } from './report.js';
-import type { ServerReady } from './serve.js';
 import { type Settled, settle } from './settle.js';
 import { storedReferences } from './stored-references.js';
 
-const { values } = parseArgs({
-  options: {
-    duration: { type: 'string' },
-    rate: { type: 'string' },
-    burst: { type: 'string' },
-    'burst-connections': { type: 'string', default: '256' },
-    engine: { type: 'string', default: 'embedded' },
-    short: { type: 'boolean', default: false },
-    json: { type: 'string' },
-  },
-});
-const short = values.short;
-const steadySeconds = Number(values.duration ?? (short ? 10 : 60));
-const burstSeconds = Number(values.burst ?? (short ? 3 : 10));
-const calibrateSeconds = short ? 3 : 5;
-const key = 'load-key-2b7f0c9e41d85a36';
-const runTag = Date.now().toString(36);
-const loadAtStart = loadavg()
-  .map((load) => load.toFixed(2))
-  .join(' ');
+interface LoadOptions {
+  duration?: string;
+  rate?: string;
+  burst?: string;
+  burstConnections: string;
+  engine: 'embedded' | 'dynamodb-local';
+  short: boolean;
+  json?: string;
+}
 
-const engine = values.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
-const server = await startServer(engine?.endpoint);
-try {
-  const ready = await serverReady(server);
-  const phases: PhaseResult[] = [];
-  const source = (phase: string) => callbackSource(key, `${runTag}-${phase}`);
+const program = commandProgram('bench:load', 'Load on the local server, checked against the table.')
+  .option('--duration <s>', 'steady phase seconds (default 60, --short 10)')
+  .option('--rate <req/s>', 'steady rate (default half the calibrated throughput)')
+  .option('--burst <s>', "burst of this many seconds' worth of requests (default 10, --short 3)")
+  .option('--burst-connections <n>', 'connections in the burst', '256')
+  .addOption(
+    new Option('--engine <engine>', "the local server's own dynalite, or DynamoDB Local")
+      .choices(['embedded', 'dynamodb-local'])
+      .default('embedded'),
+  )
+  .option('--short', 'CI: 10 s steady, 3 s burst', false)
+  .option('--json <file>', 'also write the phases and the verification as JSON')
+  .action(load);
 
-  // JIT, connection pools and the engine's first tables warm up before anything is measured.
-  phases.push(
-    await runPhase({
-      name: 'warm-up',
+await runProgram(program, 'bench:load');
+
+async function load(values: LoadOptions): Promise<void> {
+  const short = values.short;
+  const steadySeconds = Number(values.duration ?? (short ? 10 : 60));
+  const burstSeconds = Number(values.burst ?? (short ? 3 : 10));
+  const calibrateSeconds = short ? 3 : 5;
+  const runTag = Date.now().toString(36);
+  const loadAtStart = loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ');
+
+  const engine = values.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
+  const ready = await startServer('ours', {
+    CALLBACK_API_KEYS: benchKey,
+    TABLE_NAME: `load-${runTag}`,
+    HASH_MODE: 'required',
+    ...(engine ? { AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint } : {}),
+  });
+  try {
+    const phases: PhaseResult[] = [];
+    const source = (phase: string) => callbackSource(`${runTag}-${phase}`);
+
+    // JIT, connection pools and the engine's first tables warm up before anything is measured.
+    phases.push(
+      await runPhase({
+        name: 'warm-up',
+        url: ready.url,
+        key: benchKey,
+        connections: 32,
+        durationSeconds: short ? 1 : 2,
+        next: source('warm-up'),
+      }),
+    );
+    const calibrate = await runPhase({
+      name: 'calibrate',
       url: ready.url,
-      key,
+      key: benchKey,
       connections: 32,
-      durationSeconds: short ? 1 : 2,
-      next: source('warm-up'),
-    }),
-  );
-  const calibrate = await runPhase({
-    name: 'calibrate',
-    url: ready.url,
-    key,
-    connections: 32,
-    durationSeconds: calibrateSeconds,
-    next: source('calibrate'),
-  });
-  phases.push(calibrate);
-  const sustained = calibrate.throughput.mean;
-  // autocannon paces each connection separately: a rate that divides evenly keeps the total.
-  const steadyConnections = 20;
-  const rate = Number(
-    values.rate ??
-      Math.max(
-        steadyConnections,
-        Math.floor((sustained * 0.5) / steadyConnections) * steadyConnections,
-      ),
-  );
+      durationSeconds: calibrateSeconds,
+      next: source('calibrate'),
+    });
+    phases.push(calibrate);
+    const sustained = calibrate.throughput.mean;
+    // autocannon paces each connection separately: a rate that divides evenly keeps the total.
+    const steadyConnections = 20;
+    const rate = Number(
+      values.rate ??
+        Math.max(
+          steadyConnections,
+          Math.floor((sustained * 0.5) / steadyConnections) * steadyConnections,
+        ),
+    );
 
-  phases.push(
-    await runPhase({
-      name: 'steady',
-      url: ready.url,
-      key,
-      connections: steadyConnections,
-      durationSeconds: steadySeconds,
-      rate,
-      amount: rate * steadySeconds,
-      next: source('steady'),
-    }),
-  );
-  phases.push(
-    await runPhase({
-      name: 'burst',
-      url: ready.url,
-      key,
-      connections: Number(values['burst-connections']),
-      durationSeconds: burstSeconds,
-      amount: Math.max(1_000, Math.round(sustained * burstSeconds)),
-      next: source('burst'),
-    }),
-  );
+    phases.push(
+      await runPhase({
+        name: 'steady',
+        url: ready.url,
+        key: benchKey,
+        connections: steadyConnections,
+        durationSeconds: steadySeconds,
+        rate,
+        amount: rate * steadySeconds,
+        next: source('steady'),
+      }),
+    );
+    phases.push(
+      await runPhase({
+        name: 'burst',
+        url: ready.url,
+        key: benchKey,
+        connections: Number(values.burstConnections),
+        durationSeconds: burstSeconds,
+        amount: Math.max(1_000, Math.round(sustained * burstSeconds)),
+        next: source('burst'),
+      }),
+    );
 
-  // A gateway resends what got no 204; then every reference sent must be stored exactly once.
-  const settled = new Map<string, Settled>();
-  for (const phase of phases)
-    settled.set(phase.name, await settle(ready.url, key, phase.unacknowledged));
-  const stored = await storedReferences(ready.endpoint, ready.tableName);
-  const verification = verify(phases, settled, stored);
-  const report = formatReport({
-    engine: engine ? 'DynamoDB Local' : 'its embedded dynalite',
-    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.versions.node}, load average at start ${loadAtStart}`,
-    sustained,
-    phases,
-    verification,
-  });
-  console.log(report);
-  if (values.json) {
-    const plain = phases.map(({ acknowledged, unacknowledged, ...rest }) => ({
-      ...rest,
-      acknowledged: acknowledged.size,
-      unacknowledged: unacknowledged.size,
-    }));
-    await writeFile(values.json, `${JSON.stringify({ phases: plain, verification }, null, 2)}\n`);
+    // A gateway resends what got no 204; then every reference sent must be stored exactly once.
+    const settled = new Map<string, Settled>();
+    for (const phase of phases)
+      settled.set(phase.name, await settle(ready.url, benchKey, phase.unacknowledged));
+    const stored = await storedReferences(ready.endpoint as string, ready.tableName as string);
+    const verification = verify(phases, settled, stored, runTag);
+    const report = formatReport({
+      engine: engine ? 'DynamoDB Local' : 'its embedded dynalite',
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.versions.node}, load average at start ${loadAtStart}`,
+      sustained,
+      phases,
+      verification,
+    });
+    console.log(report);
+    if (values.json) {
+      const plain = phases.map(({ acknowledged, unacknowledged, ...rest }) => ({
+        ...rest,
+        acknowledged: acknowledged.size,
+        unacknowledged: unacknowledged.size,
+      }));
+      await writeFile(values.json, `${JSON.stringify({ phases: plain, verification }, null, 2)}\n`);
+    }
+    if (!verification.ok) process.exitCode = 1;
+  } finally {
+    await ready.stop();
+    await engine?.stop();
   }
-  if (!verification.ok) process.exitCode = 1;
-} finally {
-  await stopServer(server);
-  await engine?.stop();
 }
 
 /**
@@ -149,6 +165,7 @@ function verify(
   phases: readonly PhaseResult[],
   settled: ReadonlyMap<string, Settled>,
   stored: ReadonlySet<string>,
+  runTag: string,
 ): Verification {
   const rows = phases.map((phase) => {
     const prefix = `load-${runTag}-${phase.name}-`;
@@ -170,45 +187,4 @@ function verify(
     };
   });
   return { rows, ok: rows.every((row) => row.ok) };
-}
-
-function startServer(endpoint: string | undefined): ChildProcess {
-  const serve = fileURLToPath(new URL('./serve.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', serve], {
-    env: {
-      ...process.env,
-      CALLBACK_API_KEYS: key,
-      TABLE_NAME: `load-${runTag}`,
-      ...(endpoint ? { AWS_ENDPOINT_URL_DYNAMODB: endpoint } : {}),
-    },
-    // The handler's log lines would cost the generator a pipe; the server writes them to nowhere.
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  // Errors are logged to stderr (a 503 in the burst is expected): kept only to explain a crash.
-  let lastErrors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    lastErrors = (lastErrors + chunk.toString('utf8')).slice(-4_000);
-  });
-  child.once('exit', (code) => {
-    if (code !== 0 && code !== null)
-      console.error(`local server exited with ${code}:\n${lastErrors}`);
-  });
-  return child;
-}
-
-async function serverReady(child: ChildProcess): Promise<ServerReady> {
-  const [message] = (await Promise.race([
-    once(child, 'message'),
-    once(child, 'exit').then(([code]) => {
-      throw new Error(`the local server exited (code ${code}) before listening`);
-    }),
-  ])) as [ServerReady];
-  return message;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
 }

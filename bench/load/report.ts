@@ -1,4 +1,4 @@
-import type { PhaseResult } from './load-phase.js';
+import type { PhaseResult } from '../support/load-phase.js';
 
 export interface VerificationRow {
   readonly phase: string;

@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { median } from '../../scripts/shared/statistics.js';
-import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { type Bundle, type BundleName, bundle, repositoryRoot } from '../cold-start/bundle.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
+import { benchKey, freshCallback } from '../support/callbacks.js';
 import {
   createBenchTables,
   type Engine,
@@ -59,7 +59,7 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
     // As the stack configures the function, keys from the environment instead of the secret.
     ours: {
       TABLE_NAME: tables.ours,
-      CALLBACK_API_KEYS: specKey,
+      CALLBACK_API_KEYS: benchKey,
       HASH_MODE: 'if-present',
       DYNAMODB_TIMEOUT_MS: '2000',
       DYNAMODB_MAX_ATTEMPTS: '3',
@@ -70,7 +70,7 @@ export async function measureColdStart(options: ColdStartOptions): Promise<ColdS
     baseline: {
       TABLE_NAME: tables.baseline.transactions,
       IDEMPOTENCY_TABLE_NAME: tables.baseline.idempotency,
-      CALLBACK_API_KEYS: specKey,
+      CALLBACK_API_KEYS: benchKey,
       POWERTOOLS_SERVICE_NAME: 'callback-receiver-baseline',
       POWERTOOLS_LOG_LEVEL: 'INFO',
     },
@@ -122,7 +122,7 @@ async function runProbe(
   probe: string,
   options: { bundle: string; env: Record<string, string>; endpoint: string },
 ): Promise<ProbeRun> {
-  const event = apiGatewayEvent(signed(transaction()), { apiKey: specKey });
+  const event = apiGatewayEvent(freshCallback(), { apiKey: benchKey });
   const child = spawn(node24(), [probe], {
     env: cleanEnvironment({
       ...options.env,

@@ -1,17 +1,13 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { median } from '../../scripts/shared/statistics.js';
-import { signed, specKey, transaction } from '../../test/support/fixtures.js';
-import { repositoryRoot } from '../cold-start/bundle.js';
+import { benchKey, callbackSource } from '../support/callbacks.js';
 import {
   createBenchTables,
   type Engine,
   engineClient,
   localAwsEnvironment,
 } from '../support/engines.js';
-import { cleanEnvironment, node24 } from '../support/node24.js';
+import { runPhase } from '../support/load-phase.js';
+import { startServer } from '../support/server-process.js';
 import type { SubjectName } from '../support/subject.js';
 
 export interface EndToEndOptions {
@@ -70,7 +66,7 @@ export async function measureEndToEnd(options: EndToEndOptions): Promise<EndToEn
       ...localAwsEnvironment,
       ...environments[subject],
       AWS_ENDPOINT_URL_DYNAMODB: options.engine.endpoint,
-      CALLBACK_API_KEYS: specKey,
+      CALLBACK_API_KEYS: benchKey,
       POWERTOOLS_LOG_LEVEL: 'INFO',
     });
   if (options.engineWarmupSeconds > 0) {
@@ -114,64 +110,22 @@ export interface LoadRun {
   readonly requests: number;
 }
 
+/** One autocannon run through the shared load driver, every request a new signed callback. */
 async function load(url: string, connections: number, seconds: number): Promise<LoadRun> {
-  const startedAt = new Date().toISOString();
-  const result = await autocannon({
+  const phase = await runPhase({
+    name: 'end-to-end',
     url,
+    key: benchKey,
     connections,
-    duration: seconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': specKey },
-    requests: [
-      {
-        // A new callback per request: signing happens in the load generator, not the server.
-        setupRequest: (request) => ({ ...request, body: signed(transaction()) }),
-      },
-    ],
+    durationSeconds: seconds,
+    next: callbackSource(`e2e-${Date.now().toString(36)}`),
   });
   return {
-    startedAt,
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    requests: result.requests.total,
-  };
-}
-
-async function startServer(subject: SubjectName, env: Record<string, string>) {
-  const child = spawn(
-    node24(),
-    ['--import', 'tsx', join(repositoryRoot, 'bench/end-to-end/serve.ts'), subject],
-    {
-      cwd: repositoryRoot,
-      env: cleanEnvironment(env),
-      stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    },
-  );
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString('utf8')).slice(-4_000);
-  });
-  const exited = once(child, 'exit');
-  const url = await new Promise<string>((resolve, reject) => {
-    let text = '';
-    child.stdio[3]?.on('data', (chunk: Buffer) => {
-      text += chunk.toString('utf8');
-      const line = text.split('\n')[0];
-      if (text.includes('\n') && line) resolve((JSON.parse(line) as { url: string }).url);
-    });
-    void exited.then(([code]) =>
-      reject(new Error(`${subject} server exited with ${code} before listening:\n${errors}`)),
-    );
-  });
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    startedAt: phase.startedAt,
+    requestsPerSecond: phase.throughput.mean,
+    p50Ms: phase.latencyMs.p50,
+    p99Ms: phase.latencyMs.p99,
+    errors: phase.errors + phase.timeouts + phase.non2xx,
+    requests: phase.throughput.total,
   };
 }

@@ -1,10 +1,11 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { Bench } from 'tinybench';
 import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
 import { median, p99 } from '../../scripts/shared/statistics.js';
-import { signed, specKey, transaction } from '../../test/support/fixtures.js';
 import { baselineInMemory, baselineOnDynamoDb } from '../subjects/baseline.js';
 import { oursOnDynamoDb, oursWith } from '../subjects/ours.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
+import { benchKey, freshCallback } from '../support/callbacks.js';
 import { inMemoryDynamoDbClient } from '../support/in-memory-dynamodb.js';
 import { silenceOutput } from '../support/silence-output.js';
 import type { Invoke, SubjectName } from '../support/subject.js';
@@ -55,28 +56,44 @@ export async function measureHandlerCpu(options: CpuOptions): Promise<CpuResult[
   const subjects = subjectsFor(options.setup);
   const cases: readonly CpuCase[] = cpuSetups[options.setup];
   const samples = new Map<string, { micros: number[]; statuses: Set<number> }>();
+  const perBlock = Math.max(1, Math.ceil(options.iterations / options.blocks));
   const restore = silenceOutput();
   try {
-    for (const invoke of Object.values(subjects)) {
-      for (const kind of cases) {
-        for (const event of await eventsFor(kind, options.warmup, invoke)) await invoke(event);
-      }
-    }
-    const perBlock = Math.max(1, Math.ceil(options.iterations / options.blocks));
     for (let block = 0; block < options.blocks; block++) {
+      // tinybench times each call with this clock: process CPU time, not wall time.
+      const bench = new Bench({
+        now: cpuClockMs,
+        iterations: perBlock,
+        time: 0,
+        warmup: block === 0,
+        warmupIterations: options.warmup,
+        warmupTime: 0,
+        retainSamples: true,
+        throws: true,
+      });
       for (const [subject, invoke] of Object.entries(subjects) as [SubjectName, Invoke][]) {
         for (const kind of cases) {
-          const key = `${subject}/${kind}`;
-          const sample = samples.get(key) ?? { micros: [], statuses: new Set<number>() };
-          samples.set(key, sample);
-          for (const event of await eventsFor(kind, perBlock, invoke)) {
-            const before = process.cpuUsage();
-            const response = await invoke(event);
-            const used = process.cpuUsage(before);
-            sample.micros.push(used.user + used.system);
-            sample.statuses.add(response.statusCode);
-          }
+          const sample = samples.get(`${subject}/${kind}`) ?? { micros: [], statuses: new Set() };
+          samples.set(`${subject}/${kind}`, sample);
+          // Built (and signed) before the clock starts; single use (see eventsFor).
+          const events = await eventsFor(
+            kind,
+            perBlock + (block === 0 ? options.warmup : 0),
+            invoke,
+          );
+          bench.add(`${subject}/${kind}`, async () => {
+            const event = events.pop();
+            if (!event) throw new Error(`tinybench ran ${subject}/${kind} more often than planned`);
+            sample.statuses.add((await invoke(event)).statusCode);
+          });
         }
+      }
+      for (const task of await bench.run()) {
+        const { result } = task;
+        if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
+        samples
+          .get(task.name)
+          ?.micros.push(...(result.latency.samples ?? []).map((ms) => ms * 1000));
       }
     }
   } finally {
@@ -104,8 +121,8 @@ export async function measureHandlerCpu(options: CpuOptions): Promise<CpuResult[
 function subjectsFor(setup: CpuSetup): Record<SubjectName, Invoke> {
   if (setup === 'in-memory store') {
     return {
-      ours: oursWith(new MemoryTransactionStore(), [specKey]),
-      baseline: baselineInMemory([specKey]),
+      ours: oursWith(new MemoryTransactionStore(), [benchKey]),
+      baseline: baselineInMemory([benchKey]),
     };
   }
   const tables = { ours: 'ours', transactions: 'baseline', idempotency: 'idempotency' };
@@ -115,8 +132,8 @@ function subjectsFor(setup: CpuSetup): Record<SubjectName, Invoke> {
     [tables.idempotency]: 'id',
   });
   return {
-    ours: oursOnDynamoDb(client, tables.ours, [specKey]),
-    baseline: baselineOnDynamoDb(client, tables, [specKey]),
+    ours: oursOnDynamoDb(client, tables.ours, [benchKey]),
+    baseline: baselineOnDynamoDb(client, tables, [benchKey]),
   };
 }
 
@@ -131,19 +148,25 @@ async function eventsFor(
 ): Promise<APIGatewayProxyEvent[]> {
   const events: APIGatewayProxyEvent[] = [];
   if (kind === 'duplicate') {
-    const body = signed(transaction());
-    await invoke(apiGatewayEvent(body, { apiKey: specKey }));
-    for (let i = 0; i < count; i++) events.push(apiGatewayEvent(body, { apiKey: specKey }));
+    const body = freshCallback();
+    await invoke(apiGatewayEvent(body, { apiKey: benchKey }));
+    for (let i = 0; i < count; i++) events.push(apiGatewayEvent(body, { apiKey: benchKey }));
     return events;
   }
   for (let i = 0; i < count; i++) {
-    if (kind === 'new') events.push(apiGatewayEvent(signed(transaction()), { apiKey: specKey }));
+    if (kind === 'new') events.push(apiGatewayEvent(freshCallback(), { apiKey: benchKey }));
     if (kind === 'bad hash') {
-      events.push(apiGatewayEvent(signed(transaction(), 'not-the-key'), { apiKey: specKey }));
+      events.push(apiGatewayEvent(freshCallback('not-the-key'), { apiKey: benchKey }));
     }
     if (kind === 'unauthorized') {
-      events.push(apiGatewayEvent(signed(transaction()), { apiKey: 'not-a-key' }));
+      events.push(apiGatewayEvent(freshCallback(), { apiKey: 'not-a-key' }));
     }
   }
   return events;
+}
+
+/** User plus system CPU time of this process, in milliseconds. */
+function cpuClockMs(): number {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
 }

@@ -1,10 +1,11 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { signedBody } from '../../scripts/shared/gateway-signer.js';
+import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { median } from '../../scripts/shared/statistics.js';
-import { signed, specKey, transaction } from '../../test/support/fixtures.js';
-import { recordRequests } from '../../test/support/request-counter.js';
 import { baselineOnDynamoDb } from '../subjects/baseline.js';
 import { oursOnDynamoDb } from '../subjects/ours.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
+import { benchKey, callbackFields, freshReference } from '../support/callbacks.js';
 import { createBenchTables, type Engine, engineClient } from '../support/engines.js';
 import { silenceOutput } from '../support/silence-output.js';
 import type { Invoke, SubjectName } from '../support/subject.js';
@@ -42,14 +43,15 @@ export async function countRequests(engine: Engine, rounds: number): Promise<Req
   try {
     const tables = await createBenchTables(client);
     const subjects: Record<SubjectName, Invoke> = {
-      ours: oursOnDynamoDb(client, tables.ours, [specKey]),
-      baseline: baselineOnDynamoDb(client, tables.baseline, [specKey]),
+      ours: oursOnDynamoDb(client, tables.ours, [benchKey]),
+      baseline: baselineOnDynamoDb(client, tables.baseline, [benchKey]),
     };
     const results: RequestCount[] = [];
     for (const [subject, invoke] of Object.entries(subjects) as [SubjectName, Invoke][]) {
       const samples = new Map<Delivery, { counts: number[]; commands: string[]; status: number }>();
       for (let round = 0; round < rounds; round++) {
-        const fields = transaction();
+        const fields = callbackFields(freshReference());
+        const signed = (body: typeof fields) => signedBody(body, benchKey);
         const bodies: Record<Delivery, string> = {
           new: signed(fields),
           duplicate: signed(fields),
@@ -89,7 +91,7 @@ export async function countRequests(engine: Engine, rounds: number): Promise<Req
 async function countOne(client: DynamoDBClient, invoke: Invoke, body: string) {
   const recorder = recordRequests(client);
   try {
-    const response = await invoke(apiGatewayEvent(body, { apiKey: specKey }));
+    const response = await invoke(apiGatewayEvent(body, { apiKey: benchKey }));
     return { commands: recorder.requests(), status: response.statusCode };
   } finally {
     recorder.stop();

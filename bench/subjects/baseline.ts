@@ -2,7 +2,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { lambdaContext } from '../../test/support/fixtures.js';
+import { lambdaContext } from '../../scripts/local/lambda-context.js';
 import { baselineHandler } from '../baseline/baseline-handler.js';
 import { MemoryPersistenceLayer } from '../baseline/memory-persistence-layer.js';
 import {
@@ -29,7 +29,7 @@ function baselineWith(
     transactions,
     logger: new Logger({ serviceName: 'callback-receiver-baseline' }),
   });
-  return (event) => handler(event, lambdaContext);
+  return (event) => handler(event, lambdaContext('bench', 10_000));
 }
 
 export function baselineOnDynamoDb(

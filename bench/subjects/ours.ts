@@ -5,7 +5,7 @@ import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js'
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
-import { lambdaContext } from '../../test/support/fixtures.js';
+import { lambdaContext } from '../../scripts/local/lambda-context.js';
 import type { Invoke } from '../support/subject.js';
 
 /** Our handler, wired as lambda/receiver.ts wires it, around the given store. */
@@ -16,7 +16,7 @@ export function oursWith(store: TransactionStore, keys: readonly string[]): Invo
     logger: createLogger(),
     metrics: createMetrics(),
   });
-  return (event) => handler(event, lambdaContext);
+  return (event) => handler(event, lambdaContext('bench', 10_000));
 }
 
 export function oursOnDynamoDb(

@@ -14,6 +14,7 @@ import { createLogger, createMetrics } from '../../lambda/observability/telemetr
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
 import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
+import { recordRequests } from '../../scripts/shared/request-counter.js';
 import {
   createTestTable,
   engineEndpoint,
@@ -24,7 +25,6 @@ import {
 } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
-import { recordRequests } from '../support/request-counter.js';
 import { linesLeaking, logCapture } from './support/log-capture.js';
 import { findSecretComparisons } from './support/secret-comparisons.js';
 

@@ -19,6 +19,7 @@ export interface PhaseOptions {
 }
 
 export interface PhaseResult {
+  readonly startedAt: string;
   readonly name: string;
   readonly durationSeconds: number;
   readonly rate: number | undefined;
@@ -32,56 +33,25 @@ export interface PhaseResult {
     readonly max: number;
   };
   readonly statuses: Readonly<Record<string, number>>;
+  /** Connection errors (timeouts included), timeouts, and answers other than 2xx. */
   readonly errors: number;
   readonly timeouts: number;
+  readonly non2xx: number;
   /** Every reference answered 204 (each request has its own reference). */
   readonly acknowledged: ReadonlySet<string>;
   /** Bodies, by reference, of requests that got no 204 (503, another status, or no answer). */
   readonly unacknowledged: ReadonlyMap<string, string>;
 }
 
-/** The part of autocannon's options and result this uses; the package ships no types. */
-interface Context {
-  reference?: string;
-}
-interface Request {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (request: Request, context: Context) => Request;
-  onResponse?: (status: number, body: string, context: Context) => void;
-}
-interface Histogram {
-  mean: number;
-  total: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-}
-interface AutocannonResult {
-  requests: Histogram;
-  latency: Histogram;
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (options: {
-  url: string;
-  connections: number;
-  duration: number;
-  overallRate?: number;
-  amount?: number;
-  timeout?: number;
-  requests: Request[];
-}) => Promise<AutocannonResult>;
-
 export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
+  const startedAt = new Date().toISOString();
   const statuses: Record<string, number> = {};
   const acknowledged = new Set<string>();
   const pending = new Map<string, string>();
-  const run = autocannon as unknown as Autocannon;
+  // One request in flight per connection, so its context names the one answered next.
+  const references = new WeakMap<object, string>();
 
-  const result = await run({
+  const result = await autocannon({
     url: options.url,
     connections: options.connections,
     duration: options.durationSeconds,
@@ -94,14 +64,13 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
         headers: { 'content-type': 'application/json', 'x-api-key': options.key },
         setupRequest(request, context) {
           const { reference, body } = options.next();
-          // One request in flight per connection, so the context names the one answered next.
-          context.reference = reference;
+          references.set(context, reference);
           pending.set(reference, body);
           return { ...request, body };
         },
         onResponse(status, _body, context) {
           statuses[status] = (statuses[status] ?? 0) + 1;
-          const reference = context.reference;
+          const reference = references.get(context);
           if (reference === undefined) return;
           if (status === 204) {
             acknowledged.add(reference);
@@ -113,6 +82,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
   });
 
   return {
+    startedAt,
     name: options.name,
     durationSeconds: options.durationSeconds,
     rate: options.rate,
@@ -128,6 +98,7 @@ export async function runPhase(options: PhaseOptions): Promise<PhaseResult> {
     statuses,
     errors: result.errors,
     timeouts: result.timeouts,
+    non2xx: result.non2xx,
     acknowledged,
     unacknowledged: pending,
   };
