@@ -2,30 +2,6 @@ import { type Command, CommanderError } from 'commander';
 import { type QueryTarget, resolveTarget } from '../query/query-target.js';
 import { reportFailure } from '../shared/cli-errors.js';
 import { localData } from '../shared/local-data.js';
-import { InputError } from './input-error.js';
-
-/**
- * Runs an ops command with the exit-code convention: 0 ok, 1 differences found or an operation
- * failed, 2 a usage or input error. Commander prints its own usage errors before throwing.
- */
-export async function runCommand(
-  program: Command,
-  argv: readonly string[] = process.argv,
-): Promise<void> {
-  program.exitOverride();
-  try {
-    await program.parseAsync([...argv]);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode === 0 ? 0 : 2;
-    } else if (error instanceof InputError) {
-      process.stderr.write(`${program.name()}: ${error.message}\n`);
-      process.exitCode = 2;
-    } else {
-      reportFailure(program.name(), error);
-    }
-  }
-}
 
 export interface TableOptions {
   readonly table?: string;

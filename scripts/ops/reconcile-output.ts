@@ -1,6 +1,5 @@
-import Table from 'cli-table3';
+import { textTable } from '../shared/text-table.js';
 import type { Finding, ReconcileSummary } from './reconciliation.js';
-import { terminalSafe } from './terminal-safe.js';
 
 export type OutputFormat = 'table' | 'json';
 
@@ -114,8 +113,5 @@ export function summaryText(summary: ReconcileSummary): string {
 }
 
 function section(title: string, head: string[], rows: string[][]): string {
-  // No colours: the output is as often a file or a ticket as a terminal.
-  const table = new Table({ head, style: { head: [], border: [] } });
-  for (const row of rows) table.push(row.map(terminalSafe));
-  return `${title}\n${table.toString()}\n`;
+  return `${title}\n${textTable(head, rows)}`;
 }

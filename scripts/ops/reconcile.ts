@@ -5,10 +5,11 @@
  */
 import { access, constants, open } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { Command, Option } from 'commander';
+import { Option } from 'commander';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
-import { openTable, runCommand, withTableOptions } from './command-line.js';
+import { commandProgram, runProgram } from '../shared/command-program.js';
+import { openTable, withTableOptions } from './command-line.js';
 import { openReport, type ReportFormat, readReport, reportFormatOf } from './gateway-report.js';
 import { InputError } from './input-error.js';
 import {
@@ -31,10 +32,10 @@ interface ReconcileOptions {
 }
 
 const program = withTableOptions(
-  new Command('reconcile')
-    .description(
-      "Compare the gateway's report of completed transactions with what was recorded, by reference.",
-    )
+  commandProgram(
+    'reconcile',
+    "Compare the gateway's report of completed transactions with what was recorded, by reference.",
+  )
     .argument('<report>', 'CSV with a header naming the fields, or JSON Lines; - for stdin')
     .option('--since <ISO>', 'window start, inclusive (default: yesterday 00:00 UTC)')
     .option(
@@ -122,4 +123,4 @@ async function detectFormat(path: string): Promise<ReportFormat> {
   }
 }
 
-await runCommand(program);
+await runProgram(program, 'reconcile');

@@ -3,11 +3,13 @@
  * each batch as the consumer would and deleting a message only once all of it is published.
  * Exit 0 when the queue was drained, 1 when any message stays, 2 on a usage error.
  */
-import { Command, InvalidArgumentError } from 'commander';
-import { openTable, runCommand, withTableOptions } from './command-line.js';
+
+import { InvalidArgumentError } from 'commander';
+import { commandProgram, runProgram } from '../shared/command-program.js';
+import { terminalText } from '../shared/terminal-text.js';
+import { openTable, withTableOptions } from './command-line.js';
 import { eventBusName, eventPublisher, sqsClient, streamsClient } from './event-clients.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
-import { terminalSafe } from './terminal-safe.js';
 
 interface RedriveOptions {
   readonly queue?: string;
@@ -18,8 +20,10 @@ interface RedriveOptions {
 }
 
 const program = withTableOptions(
-  new Command('redrive')
-    .description("Republish the stream consumer's dead-lettered batches, then delete them.")
+  commandProgram(
+    'redrive',
+    "Republish the stream consumer's dead-lettered batches, then delete them.",
+  )
     .option(
       '--queue <url>',
       'the dead-letter queue (default EVENTS_DLQ_URL; stack output EventsDeadLetterQueueUrl)',
@@ -71,7 +75,7 @@ function redriveReport(outcomes: readonly MessageOutcome[]): string {
         (u) => `record ${u.record} unpublishable (${u.problem})`,
       ),
     ].filter((text): text is string => text !== undefined);
-    return `${messageId}: kept in the queue: ${terminalSafe(why.join('; '))}${published ? ` (${published})` : ''}`;
+    return `${messageId}: kept in the queue: ${terminalText(why.join('; '))}${published ? ` (${published})` : ''}`;
   });
   const deleted = outcomes.filter((outcome) => outcome.deleted).length;
   lines.push(`${deleted} of ${outcomes.length} message(s) redriven and deleted.`);
@@ -83,4 +87,4 @@ function positiveInteger(value: string): number {
   return Number(value);
 }
 
-await runCommand(program);
+await runProgram(program, 'redrive');

@@ -3,13 +3,13 @@
  * transactions to the bus as the stream consumer would. Exit 0 when every one was published,
  * 1 when any was not (or a reference holds nothing), 2 on a usage error.
  */
-import { Command } from 'commander';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
-import { openTable, runCommand, withTableOptions } from './command-line.js';
+import { commandProgram, runProgram } from '../shared/command-program.js';
+import { terminalText } from '../shared/terminal-text.js';
+import { openTable, withTableOptions } from './command-line.js';
 import { eventBusName, eventPublisher } from './event-clients.js';
 import { type ReplaySummary, replayTransactions } from './replay-transactions.js';
-import { terminalSafe } from './terminal-safe.js';
 
 interface ReplayOptions {
   readonly since?: string;
@@ -20,8 +20,10 @@ interface ReplayOptions {
 }
 
 const program = withTableOptions(
-  new Command('replay')
-    .description('Republish recorded transactions to the event bus, as the stream consumer did.')
+  commandProgram(
+    'replay',
+    'Republish recorded transactions to the event bus, as the stream consumer did.',
+  )
     .argument('[references...]', 'the references to republish')
     .option('--since <ISO>', 'instead of references: everything received from this time')
     .option('--until <ISO>', 'end of the window, exclusive (default: now)')
@@ -60,20 +62,20 @@ const program = withTableOptions(
 
 function replayReport(summary: ReplaySummary, bus: string): string {
   const lines = [
-    `Published ${summary.published} Transaction Completed event(s) to ${terminalSafe(bus)}.`,
+    `Published ${summary.published} Transaction Completed event(s) to ${terminalText(bus)}.`,
   ];
   for (const reference of summary.notFound) {
-    lines.push(`not found: ${terminalSafe(reference)} (no recorded transaction)`);
+    lines.push(`not found: ${terminalText(reference)} (no recorded transaction)`);
   }
   for (const { reference, problem } of summary.failed) {
-    lines.push(`not published: ${terminalSafe(reference)} (${terminalSafe(problem)})`);
+    lines.push(`not published: ${terminalText(reference)} (${terminalText(problem)})`);
   }
   for (const { record, problem } of summary.unpublishable) {
-    lines.push(`unpublishable: ${terminalSafe(record)} (${terminalSafe(problem)})`);
+    lines.push(`unpublishable: ${terminalText(record)} (${terminalText(problem)})`);
   }
   if (summary.failed.length > 0)
     lines.push('Run it again once the cause is fixed: consumers dedupe on reference.');
   return `${lines.join('\n')}\n`;
 }
 
-await runCommand(program);
+await runProgram(program, 'replay');

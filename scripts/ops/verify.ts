@@ -5,20 +5,21 @@
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { Command } from 'commander';
 import { UsageError } from '../shared/cli-errors.js';
-import { runCommand } from './command-line.js';
+import { commandProgram, runProgram } from '../shared/command-program.js';
+import { terminalText } from '../shared/terminal-text.js';
 import { explainHash, type HashExplanation } from './hash-explanation.js';
 import { InputError } from './input-error.js';
-import { terminalSafe } from './terminal-safe.js';
 
 interface VerifyOptions {
   readonly key?: string;
   readonly keyFile?: string;
 }
 
-const program = new Command('verify')
-  .description("Check a callback body's hash against an API key, and show what was hashed.")
+const program = commandProgram(
+  'verify',
+  "Check a callback body's hash against an API key, and show what was hashed.",
+)
   .argument('<body>', 'the raw body, exactly as received; - for stdin')
   .option('--key <key>', 'the API key (shell history keeps it: prefer --key-file)')
   .option('--key-file <path>', 'a file holding the API key (one trailing newline is ignored)')
@@ -62,7 +63,7 @@ function describe({ received, verified, candidates }: HashExplanation): string {
     return `${lines.join('\n')}\n`;
   } else {
     lines.push(
-      `Not verified: the hash ${terminalSafe(received)} matches none of the texts the receiver rebuilds.`,
+      `Not verified: the hash ${terminalText(received)} matches none of the texts the receiver rebuilds.`,
       'Likely causes: another key; a proxy that re-serialized the body; a body file that is not',
       'the exact bytes received. Digests of SHA-256(text + key) for each candidate text:',
     );
@@ -72,10 +73,10 @@ function describe({ received, verified, candidates }: HashExplanation): string {
       '',
       `${index + 1}. ${candidate.form}`,
       `   sha256 ${candidate.digest}`,
-      `   text   ${terminalSafe(candidate.text)}`,
+      `   text   ${terminalText(candidate.text)}`,
     );
   });
   return `${lines.join('\n')}\n`;
 }
 
-await runCommand(program);
+await runProgram(program, 'verify');
