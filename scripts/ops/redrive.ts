@@ -5,6 +5,7 @@
  */
 
 import { InvalidArgumentError } from 'commander';
+import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { openTable, withTableOptions } from './command-line.js';
@@ -32,7 +33,7 @@ const program = withTableOptions(
     .option('--max-messages <n>', 'stop after n messages (default: all)', positiveInteger),
 ).action(async (options: RedriveOptions) => {
   const queueUrl = options.queue ?? process.env.EVENTS_DLQ_URL;
-  if (!queueUrl) program.error('name the queue with --queue or EVENTS_DLQ_URL', { exitCode: 2 });
+  if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
   const bus = eventBusName(options.bus);
   const target = await openTable(options);
   const sqs = sqsClient();
@@ -48,7 +49,7 @@ const program = withTableOptions(
         eventBusName: bus,
       },
       {
-        queueUrl: queueUrl as string,
+        queueUrl,
         ...(options.maxMessages ? { maxMessages: options.maxMessages } : {}),
       },
     );
