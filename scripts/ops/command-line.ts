@@ -1,6 +1,5 @@
-import { type Command, CommanderError } from 'commander';
+import type { Command } from 'commander';
 import { type QueryTarget, resolveTarget } from '../query/query-target.js';
-import { reportFailure } from '../shared/cli-errors.js';
 import { localData } from '../shared/local-data.js';
 
 export interface TableOptions {
