@@ -2,11 +2,11 @@ import {
   type AttributeValue,
   BatchGetItemCommand,
   type DynamoDBClient,
-  paginateQuery,
   paginateScan,
 } from '@aws-sdk/client-dynamodb';
-import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
+import { attributes, indexNames } from '../../lambda/storage/table-definition.js';
 import type { TimeWindow } from '../query/time-window.js';
+import { listByTime } from '../query/transaction-queries.js';
 import type { ComparedValues } from './gateway-report.js';
 
 export type Item = Record<string, AttributeValue>;
@@ -23,35 +23,6 @@ export interface KeptConflict extends ComparedValues {
   readonly reference: string;
   readonly receivedAt: string;
   readonly requestId: string;
-}
-
-/**
- * The `byTime` index entries of the window (keys and the list fields: amount, currency, type,
- * status, id, username), page by page: one query per shard whatever the window's length, read
- * one after another so only a page is in memory.
- */
-export async function* indexEntriesInWindow(
-  client: DynamoDBClient,
-  tableName: string,
-  window: TimeWindow,
-): AsyncGenerator<Item> {
-  for (let shard = 0; shard < timeShards; shard++) {
-    const pages = paginateQuery(
-      { client },
-      {
-        TableName: tableName,
-        IndexName: indexNames.byTime,
-        KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
-        ExpressionAttributeNames: { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
-        ExpressionAttributeValues: {
-          ':shard': { S: String(shard) },
-          ':since': { S: window.since },
-          ':until': { S: window.lastIncluded },
-        },
-      },
-    );
-    for await (const page of pages) yield* page.Items ?? [];
-  }
 }
 
 /**
@@ -72,22 +43,39 @@ export async function* itemsInWindow(
     }
     references = [];
   };
-  for await (const entry of indexEntriesInWindow(client, tableName, window)) {
-    references.push(text(entry[attributes.reference]));
+  for await (const entry of listByTime({ client, tableName }, window, {})) {
+    references.push(storedText(entry[attributes.reference]));
     if (references.length === maxKeysPerBatch) yield* readBack();
   }
   if (references.length > 0) yield* readBack();
 }
 
-/** The window's transactions as reconcile compares them: the index entries suffice. */
+/**
+ * The window's transactions as reconcile compares them, streamed by the query tool's time-index
+ * reader; the index entries carry every compared field.
+ */
 export async function* recordedInWindow(
   client: DynamoDBClient,
   tableName: string,
   window: TimeWindow,
 ): AsyncGenerator<RecordedTransaction> {
-  for await (const item of indexEntriesInWindow(client, tableName, window)) {
-    yield recordedTransaction(item);
+  for await (const entry of listByTime({ client, tableName }, window, {})) {
+    yield {
+      reference: storedText(entry.reference),
+      receivedAt: storedText(entry.receivedAt),
+      amount: storedText(entry.amount),
+      currency: storedText(entry.currency),
+      type: storedText(entry.type),
+      status: storedText(entry.status),
+    };
   }
+}
+
+/** A string, or a number unmarshalled with `wrapNumbers` (its exact digits in `value`). */
+function storedText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const digits = (value as { value?: unknown } | undefined)?.value;
+  return typeof digits === 'string' ? digits : '';
 }
 
 /** BatchGetItem's limit of keys per request. */
