@@ -12,14 +12,22 @@ import { DynamoDbTransactionStore } from './storage/dynamodb-transaction-store.j
  * configuration throws now, naming the variable, instead of failing callbacks one by one.
  */
 const config = loadConfig();
-const store = new DynamoDbTransactionStore(createDynamoDbClient(config.dynamodb), config.tableName);
+const store = new DynamoDbTransactionStore(
+  createDynamoDbClient(config.dynamodb),
+  config.tableName,
+  {
+    attemptTimeoutMs: config.dynamodb.timeoutMs,
+    maxAttempts: config.dynamodb.maxAttempts,
+  },
+);
 
 export const handler = callbackHttpHandler({
   keys:
     config.apiKeys.source === 'environment'
       ? staticKeys(config.apiKeys.keys)
-      : secretKeys(config.apiKeys.secretId),
+      : secretKeys(config.apiKeys.secretId, config.secretsManager),
   receive: receiveCallback({ store, hashMode: config.hashMode }),
   logger: createLogger(),
   metrics: createMetrics(),
+  timeBudgetMarginMs: config.timeBudgetMarginMs,
 });

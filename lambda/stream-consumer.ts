@@ -15,11 +15,15 @@ const metrics = createMetrics();
 
 export const handler = streamBatchHandler({
   publish: publishStreamRecords({
-    publisher: new EventBridgePublisher(createEventBridgeClient()),
+    publisher: new EventBridgePublisher(createEventBridgeClient(config.eventBridge), {
+      attemptTimeoutMs: config.eventBridge.timeoutMs,
+      maxEntryAttempts: config.eventBridge.maxAttempts,
+    }),
     eventBusName: config.eventBusName,
     logger,
     metrics,
   }),
   logger,
   metrics,
+  timeBudgetMarginMs: config.timeBudgetMarginMs,
 });

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TimeBudget } from '../budget/time-budget.js';
 
 /** An API key the receiver accepts. The value is the hash salt; only the id is ever recorded. */
 export interface AcceptedKey {
@@ -11,7 +12,13 @@ export interface AcceptedKey {
 
 /** Where the accepted keys come from: the environment, or a secret that may rotate. */
 export interface KeyProvider {
-  keys(): Promise<readonly AcceptedKey[]>;
+  /** The keys held now; waits, within `budget`, only while none are known yet. */
+  keys(budget: TimeBudget): Promise<readonly AcceptedKey[]>;
+  /**
+   * The keys after an early refresh, asked for when a presented key is not among them (a
+   * rotation may have added it). Providers whose keys never change leave it out.
+   */
+  refreshed?(budget: TimeBudget): Promise<readonly AcceptedKey[]>;
 }
 
 export function acceptedKey(value: string): AcceptedKey {

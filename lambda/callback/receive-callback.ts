@@ -1,4 +1,5 @@
 import type { AcceptedKey } from '../auth/accepted-keys.js';
+import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import type { HashMode } from '../config/config.js';
 import { isJsonObject, JsonSyntaxError, parseStrictJson } from '../json/strict-json.js';
 import type { HashResult, TransactionStore } from '../storage/transaction-store.js';
@@ -45,7 +46,11 @@ export interface ReceiveCallbackDependencies {
 export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
   const { store, hashMode } = dependencies;
 
-  return async function receive(delivery: Delivery): Promise<Receipt> {
+  /** `budget` bounds every store call: past it, the delivery is refused as retryable. */
+  return async function receive(
+    delivery: Delivery,
+    budget: TimeBudget = unlimitedBudget(),
+  ): Promise<Receipt> {
     const document = parseBody(delivery.rawBody);
     const hashResult = checkHash(delivery, document, hashMode);
 
@@ -64,9 +69,9 @@ export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
       sourceIp: delivery.sourceIp,
     };
     try {
-      const put = await store.putIfAbsent(record);
+      const put = await store.putIfAbsent(record, budget);
       if (put.kind === 'exists' && put.fingerprint !== record.fingerprint) {
-        await store.keepConflict(record);
+        await store.keepConflict(record, budget);
         throw new ConflictError();
       }
       return {

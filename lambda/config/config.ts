@@ -15,15 +15,26 @@ const positiveInt = (fallback: number) =>
     z.transform((value: string | undefined) => (value === undefined ? fallback : Number(value))),
   );
 
+/**
+ * What both functions keep back from Lambda's remaining time: the answer (or the batch's
+ * failures), the log line and the metrics are written inside it. Every dependency call is
+ * cut off before it.
+ */
+const timeBudgetMarginMs = positiveInt(500);
+
 const environmentSchema = z
   .object({
     TABLE_NAME: z.string().check(z.minLength(1, 'must name the DynamoDB table')),
     CALLBACK_API_KEYS: z.optional(z.string()),
     CALLBACK_API_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
     HASH_MODE: z._default(z.enum(hashModes), 'if-present'),
-    /** Per-attempt DynamoDB timeout; attempts × timeout stays well inside the function timeout. */
+    TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
+    /** Per-attempt DynamoDB timeout and attempts; the time budget may allow fewer. */
     DYNAMODB_TIMEOUT_MS: positiveInt(2000),
     DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+    /** Per-attempt Secrets Manager timeout and attempts of one key fetch. */
+    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(1000),
+    SECRETS_MANAGER_MAX_ATTEMPTS: positiveInt(2),
   })
   .check(
     z.refine(
@@ -44,7 +55,12 @@ export const configSchema = z.pipe(
       ? ({ source: 'environment', keys: splitKeys(env.CALLBACK_API_KEYS) } as const)
       : ({ source: 'secret', secretId: env.CALLBACK_API_KEY_SECRET_ID as string } as const),
     hashMode: env.HASH_MODE,
+    timeBudgetMarginMs: env.TIME_BUDGET_MARGIN_MS,
     dynamodb: { timeoutMs: env.DYNAMODB_TIMEOUT_MS, maxAttempts: env.DYNAMODB_MAX_ATTEMPTS },
+    secretsManager: {
+      timeoutMs: env.SECRETS_MANAGER_TIMEOUT_MS,
+      maxAttempts: env.SECRETS_MANAGER_MAX_ATTEMPTS,
+    },
   })),
 );
 
@@ -60,11 +76,24 @@ export function splitKeys(list: string): string[] {
 }
 
 /** The stream consumer's configuration (`lambda/stream-consumer.ts`). */
+const streamConsumerEnvironmentSchema = z.object({
+  EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
+  TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
+  /** Per-attempt PutEvents timeout and attempts; the time budget may allow fewer. */
+  EVENTBRIDGE_TIMEOUT_MS: positiveInt(3000),
+  EVENTBRIDGE_MAX_ATTEMPTS: positiveInt(3),
+});
+
 export const streamConsumerConfigSchema = z.pipe(
-  z.object({
-    EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
-  }),
-  z.transform((env: { EVENT_BUS_NAME: string }) => ({ eventBusName: env.EVENT_BUS_NAME })),
+  streamConsumerEnvironmentSchema,
+  z.transform((env: z.output<typeof streamConsumerEnvironmentSchema>) => ({
+    eventBusName: env.EVENT_BUS_NAME,
+    timeBudgetMarginMs: env.TIME_BUDGET_MARGIN_MS,
+    eventBridge: {
+      timeoutMs: env.EVENTBRIDGE_TIMEOUT_MS,
+      maxAttempts: env.EVENTBRIDGE_MAX_ATTEMPTS,
+    },
+  })),
 );
 
 export type StreamConsumerConfig = z.output<typeof streamConsumerConfigSchema>;

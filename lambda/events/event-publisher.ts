@@ -4,6 +4,8 @@ import {
   type PutEventsCommandOutput,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
+import { isRetryable } from '../budget/retryable.js';
+import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 
 /** EventBridge's limits for one PutEvents request. */
 export const maxEntriesPerRequest = 10;
@@ -17,25 +19,39 @@ const retryableErrorCodes = new Set(['InternalFailure', 'ThrottlingException']);
 export type EntryOutcome =
   | { readonly status: 'published'; readonly eventId: string }
   | { readonly status: 'failed'; readonly errorCode: string }
-  /** Never sent, because an earlier entry failed (see {@link EventBridgePublisher.publish}). */
+  /**
+   * Never sent: an earlier entry failed, or the time left could not hold another PutEvents (see
+   * {@link EventBridgePublisher.publish}).
+   */
   | { readonly status: 'not-sent' };
 
 /** The one SDK call the publisher makes; an `EventBridgeClient`, or a fake in tests. */
 export interface PutEventsClient {
-  send(command: PutEventsCommand): Promise<PutEventsCommandOutput>;
+  send(
+    command: PutEventsCommand,
+    options?: { abortSignal?: AbortSignal },
+  ): Promise<PutEventsCommandOutput>;
 }
 
 export interface EventPublisher {
-  publish(entries: readonly PutEventsRequestEntry[]): Promise<EntryOutcome[]>;
+  publish(entries: readonly PutEventsRequestEntry[], budget?: TimeBudget): Promise<EntryOutcome[]>;
 }
 
 export interface EventBridgePublisherOptions {
   /**
-   * Attempts per entry that fails with a retryable code; the SDK already retries whole failed
-   * calls, but a partly failed call is a success to it.
+   * Attempts per entry: an entry that fails with a retryable code is sent again, and so is a
+   * whole call that failed before EventBridge could take it (throttling, 5xx, refused
+   * connection). The client makes one attempt per call, so the retries here can respect the
+   * time budget.
    * @default 3
    */
   readonly maxEntryAttempts?: number;
+  /**
+   * How long one PutEvents may take; it is aborted then, and none starts unless the budget can
+   * hold all of it.
+   * @default 3,000 ms
+   */
+  readonly attemptTimeoutMs?: number;
   /**
    * Wait before re-sending the failed entries of a request.
    * @default full jitter over 100 ms × 2^(attempt - 1)
@@ -51,24 +67,32 @@ export interface EventBridgePublisherOptions {
 export class EventBridgePublisher implements EventPublisher {
   private readonly maxEntryAttempts: number;
   private readonly backoffMs: (attempt: number) => number;
+  private readonly attemptTimeoutMs: number;
 
   constructor(
     private readonly client: PutEventsClient,
     options: EventBridgePublisherOptions = {},
   ) {
     this.maxEntryAttempts = options.maxEntryAttempts ?? 3;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 3000;
     this.backoffMs = options.backoffMs ?? ((attempt) => Math.random() * 100 * 2 ** (attempt - 1));
   }
 
   /**
    * One outcome per entry, in order. Requests go out one after another, and after a request that
    * keeps a failure the rest are `not-sent`: the stream redelivers everything from the first
-   * failed record onward anyway, so sending them now would only publish them twice.
+   * failed record onward anyway, so sending them now would only publish them twice. The same
+   * holds once `budget` cannot hold another whole PutEvents: the rest stay `not-sent`, so the
+   * invocation ends in time and the stream redelivers them, instead of Lambda timing the
+   * invocation out and redelivering what was already published.
    */
-  async publish(entries: readonly PutEventsRequestEntry[]): Promise<EntryOutcome[]> {
+  async publish(
+    entries: readonly PutEventsRequestEntry[],
+    budget: TimeBudget = unlimitedBudget(),
+  ): Promise<EntryOutcome[]> {
     const outcomes: EntryOutcome[] = entries.map(() => ({ status: 'not-sent' }));
     for (const request of requests(entries)) {
-      const allPublished = await this.send(entries, request, outcomes);
+      const allPublished = await this.send(entries, request, outcomes, budget);
       if (!allPublished) break;
     }
     return outcomes;
@@ -79,15 +103,24 @@ export class EventBridgePublisher implements EventPublisher {
     entries: readonly PutEventsRequestEntry[],
     indexes: readonly number[],
     outcomes: EntryOutcome[],
+    budget: TimeBudget,
   ): Promise<boolean> {
     let pending = indexes;
     for (let attempt = 1; ; attempt++) {
+      // Not started unless it can finish: the entries stay `not-sent` (or keep their failure).
+      if (budget.remainingMs() < this.attemptTimeoutMs) return false;
       const retry: number[] = [];
       try {
         const output = await this.client.send(
           new PutEventsCommand({
             Entries: pending.map((index) => entries[index] as PutEventsRequestEntry),
           }),
+          {
+            abortSignal: AbortSignal.any([
+              budget.signal,
+              AbortSignal.timeout(this.attemptTimeoutMs),
+            ]),
+          },
         );
         pending.forEach((index, position) => {
           const result = output.Entries?.[position];
@@ -100,19 +133,31 @@ export class EventBridgePublisher implements EventPublisher {
           }
         });
       } catch (error) {
-        // The SDK has already retried the call. Some entries may have been put before it failed
-        // (a timeout, for one): they are published again later, which consumers dedupe.
         const errorCode = error instanceof Error ? error.name : 'UnknownError';
         for (const index of pending) outcomes[index] = { status: 'failed', errorCode };
-        return false;
+        // A call that timed out or was aborted may have been put: it is not sent again now (the
+        // stream redelivers it, and consumers dedupe). One EventBridge refused as a whole is.
+        if (!notTaken(error) || attempt >= this.maxEntryAttempts) return false;
+        retry.push(...pending);
       }
       if (retry.length === 0 || attempt >= this.maxEntryAttempts) {
         return indexes.every((index) => outcomes[index]?.status === 'published');
       }
-      await sleep(Math.max(0, this.backoffMs(attempt)));
+      const wait = Math.max(0, this.backoffMs(attempt));
+      if (budget.remainingMs() < wait + this.attemptTimeoutMs) return false;
+      await sleep(wait);
       pending = retry;
     }
   }
+}
+
+/**
+ * A failed call EventBridge cannot have applied: refused with an answer (throttling, 5xx) or a
+ * connection that was never made. A timeout or abort leaves the outcome unknown.
+ */
+function notTaken(error: unknown): boolean {
+  if (!isRetryable(error) || !(error instanceof Error)) return false;
+  return error.name !== 'TimeoutError' && error.name !== 'AbortError';
 }
 
 /**

@@ -1,20 +1,19 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 
-/** Per-attempt timeout and attempts of one PutEvents call; see the function's timeout in infra. */
-export const eventBridgeTimeoutMs = 3000;
-export const eventBridgeMaxAttempts = 3;
-
 /**
- * The EventBridge client, with each call bounded so that a batch's requests finish inside the
- * function's timeout: a slow EventBridge then fails records (retried by the stream) instead of
- * timing the whole invocation out.
+ * The EventBridge client: one attempt per call, bounded by the per-attempt timeout, which aborts
+ * (`throwOnRequestTimeout`). The publisher retries where the invocation's time budget is known,
+ * so a slow EventBridge fails records (redelivered by the stream) instead of timing the whole
+ * invocation out. The endpoint comes from `AWS_ENDPOINT_URL_EVENTBRIDGE` when set.
  */
-export function createEventBridgeClient(): EventBridgeClient {
+export function createEventBridgeClient(options: { timeoutMs: number }): EventBridgeClient {
   return new EventBridgeClient({
-    maxAttempts: eventBridgeMaxAttempts,
+    maxAttempts: 1,
     requestHandler: {
-      connectionTimeout: eventBridgeTimeoutMs,
-      requestTimeout: eventBridgeTimeoutMs,
+      connectionTimeout: options.timeoutMs,
+      requestTimeout: options.timeoutMs,
+      // Without it the SDK only logs a warning when requestTimeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
     },
   });
 }

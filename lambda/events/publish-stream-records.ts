@@ -2,6 +2,7 @@ import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
+import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { eventMetrics } from '../observability/metric-names.js';
 import { UnpublishableRecordError } from './errors.js';
 import type { EventPublisher } from './event-publisher.js';
@@ -38,6 +39,7 @@ export function publishStreamRecords(dependencies: PublishStreamRecordsDependenc
 
   return async function publish(
     records: readonly DynamoDBRecord[],
+    budget: TimeBudget = unlimitedBudget(),
   ): Promise<DynamoDBBatchResponse> {
     let firstFailure = records.length;
     const planned: Planned[] = [];
@@ -59,7 +61,10 @@ export function publishStreamRecords(dependencies: PublishStreamRecordsDependenc
       }
     }
 
-    const outcomes = await publisher.publish(planned.map((item) => item.entry));
+    const outcomes = await publisher.publish(
+      planned.map((item) => item.entry),
+      budget,
+    );
     let published = 0;
     let failed = 0;
     outcomes.forEach((outcome, index) => {

@@ -9,11 +9,17 @@ import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
 } from 'aws-lambda';
+import { invocationBudget, type TimeBudget } from '../budget/time-budget.js';
 
 export interface StreamBatchHandlerDependencies {
-  readonly publish: (records: readonly DynamoDBRecord[]) => Promise<DynamoDBBatchResponse>;
+  readonly publish: (
+    records: readonly DynamoDBRecord[],
+    budget: TimeBudget,
+  ) => Promise<DynamoDBBatchResponse>;
   readonly logger: Logger;
   readonly metrics: Metrics;
+  /** Kept back from Lambda's remaining time to report the batch's failures. @default 500 */
+  readonly timeBudgetMarginMs?: number;
 }
 
 /** The handler as Lambda calls it. */
@@ -25,16 +31,18 @@ export type StreamBatchHandler = (
 /**
  * The Lambda adapter for the table stream: log context and metrics around the use case. Failures
  * come back as `batchItemFailures` (the event source mapping must enable
- * `ReportBatchItemFailures`); only an unexpected error fails the whole invocation.
+ * `ReportBatchItemFailures`); only an unexpected error fails the whole invocation. The batch runs
+ * inside the invocation's time budget, so it ends with its failures reported, never timed out.
  */
 export function streamBatchHandler(
   dependencies: StreamBatchHandlerDependencies,
 ): StreamBatchHandler {
   const { publish, logger, metrics } = dependencies;
+  const marginMs = dependencies.timeBudgetMarginMs ?? 500;
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics))
-    .handler(async function publishBatch(event) {
-      return publish(event.Records);
+    .handler(async function publishBatch(event, context) {
+      return publish(event.Records, invocationBudget(context, marginMs));
     });
 }

@@ -1,14 +1,17 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type AcceptedKey, findKey, type KeyProvider } from '../auth/accepted-keys.js';
+import { unlimitedBudget } from '../budget/time-budget.js';
 import { KeysUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { CallbackContext } from './callback-context.js';
 import { header } from './request-headers.js';
 
 /**
  * Checks `x-api-key` before anything else runs, so an unauthenticated request costs no parsing
- * and no DynamoDB call. A key provider that fails is not a refusal of the key: it becomes a
- * {@link KeysUnavailableError}, a 503 the sender retries.
+ * and no DynamoDB call. A key not among those held gets one early refresh (the provider limits
+ * how often) before it is refused, so a rotation does not refuse the gateway's new key. Keys that
+ * cannot be read are not a refusal of the key: they become a {@link KeysUnavailableError}, a 503
+ * the sender retries.
  */
 export function authenticate(
   keys: KeyProvider,
@@ -17,13 +20,14 @@ export function authenticate(
     before: async function authenticateApiKey(request) {
       const presented = header(request.event, 'x-api-key');
       if (!presented) throw new UnauthorizedError();
-      let accepted: readonly AcceptedKey[];
+      const budget = request.context.budget ?? unlimitedBudget();
+      let key: AcceptedKey | undefined;
       try {
-        accepted = await keys.keys();
+        key = findKey(await keys.keys(budget), presented);
+        if (!key && keys.refreshed) key = findKey(await keys.refreshed(budget), presented);
       } catch (error) {
         throw new KeysUnavailableError({ cause: error });
       }
-      const key = findKey(accepted, presented);
       if (!key) throw new UnauthorizedError();
       request.context.apiKey = key;
     },

@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { AcceptedKey } from '../auth/accepted-keys.js';
+import type { TimeBudget } from '../budget/time-budget.js';
 import type { Receipt } from '../callback/receive-callback.js';
 
 /**
@@ -8,6 +9,8 @@ import type { Receipt } from '../callback/receive-callback.js';
  * Lambda passes is already one: nothing is cast, and a step that needs a field checks it is set.
  */
 export interface CallbackContext extends Context {
+  /** What the invocation may spend before it answers; set by `startBudget`, first of all. */
+  budget?: TimeBudget;
   /** The accepted key the request presented; set by `authenticate` before the handler runs. */
   apiKey?: AcceptedKey;
   /** What the use case recorded; set by the handler, read by the outcome log. */

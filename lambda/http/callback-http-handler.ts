@@ -5,20 +5,25 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { KeyProvider } from '../auth/accepted-keys.js';
-import { UnauthorizedError } from '../callback/errors.js';
+import type { TimeBudget } from '../budget/time-budget.js';
+import { unlimitedBudget } from '../budget/time-budget.js';
+import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
 import { outcomeLog } from './outcome-log.js';
 import { problemResponses } from './problem-responses.js';
 import { readBody } from './read-body.js';
+import { startBudget } from './start-budget.js';
 
 export interface CallbackHttpDependencies {
   readonly keys: KeyProvider;
-  readonly receive: (delivery: Delivery) => Promise<Receipt>;
+  readonly receive: (delivery: Delivery, budget: TimeBudget) => Promise<Receipt>;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now?: () => Date;
+  /** Kept back from Lambda's remaining time for the answer itself. @default 500 */
+  readonly timeBudgetMarginMs?: number;
 }
 
 /** The header on a 204 that tells `recorded` from `duplicate`. */
@@ -27,29 +32,41 @@ export const outcomeHeader = 'x-callback-outcome';
 /**
  * The API Gateway (REST, payload 1.0) adapter around the use case. Middlewares in the order they
  * run: log context and metrics, the outcome log (observes), problem responses (the one error
- * mapping), authentication; then the handler reads the body, hands the delivery to the use case
- * and answers 204.
+ * mapping), the time budget, authentication; then the handler reads the body, hands the delivery
+ * to the use case and answers 204.
  */
 export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
   const { keys, receive, logger, metrics } = dependencies;
   const now = dependencies.now ?? (() => new Date());
+  const marginMs = dependencies.timeBudgetMarginMs ?? 500;
 
-  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext>()
+  return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext>({
+    // A backstop only: the budget ends every step well before this fires. Should it fire, the
+    // answer is still a retryable 503, never a bare 500.
+    timeoutEarlyInMillis: Math.max(1, Math.floor(marginMs / 2)),
+    timeoutEarlyResponse: () => {
+      throw new StoreUnavailableError({ cause: new Error('middy early timeout') });
+    },
+  })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(outcomeLog(logger, metrics))
     .use(problemResponses())
+    .use(startBudget(marginMs))
     .use(authenticate(keys))
     .handler(async function receiveCallback(event, context) {
       // `authenticate` runs first and sets the key; without one nothing may be recorded.
       if (!context.apiKey) throw new UnauthorizedError();
-      context.receipt = await receive({
-        rawBody: readBody(event),
-        key: context.apiKey,
-        requestId: event.requestContext.requestId,
-        sourceIp: event.requestContext.identity.sourceIp,
-        receivedAt: now(),
-      });
+      context.receipt = await receive(
+        {
+          rawBody: readBody(event),
+          key: context.apiKey,
+          requestId: event.requestContext.requestId,
+          sourceIp: event.requestContext.identity.sourceIp,
+          receivedAt: now(),
+        },
+        context.budget ?? unlimitedBudget(),
+      );
       return {
         statusCode: 204,
         headers: { [outcomeHeader]: context.receipt.outcome.toLowerCase() },

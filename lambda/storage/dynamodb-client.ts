@@ -1,17 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /**
- * The DynamoDB client, with retries and timeouts bounded so that `maxAttempts × timeoutMs` plus
- * backoff stays well inside the function's timeout: a slow DynamoDB becomes a 503 the gateway
- * retries, never a Lambda timeout with an unknown outcome. The endpoint comes from the SDK's own
- * `AWS_ENDPOINT_URL_DYNAMODB` when set (local engines).
+ * The DynamoDB client: one attempt per call, each bounded by the per-attempt timeout. The store
+ * retries (see `budget/attempts.ts`), where the invocation's time budget is known, so a slow
+ * DynamoDB becomes a 503 the gateway retries, never a Lambda timeout with an unknown outcome.
+ * The endpoint comes from the SDK's own `AWS_ENDPOINT_URL_DYNAMODB` when set (local engines).
  */
-export function createDynamoDbClient(options: {
-  timeoutMs: number;
-  maxAttempts: number;
-}): DynamoDBClient {
+export function createDynamoDbClient(options: { timeoutMs: number }): DynamoDBClient {
   return new DynamoDBClient({
-    maxAttempts: options.maxAttempts,
+    maxAttempts: 1,
     requestHandler: {
       connectionTimeout: options.timeoutMs,
       requestTimeout: options.timeoutMs,

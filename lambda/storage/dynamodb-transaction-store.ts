@@ -4,6 +4,8 @@ import {
   GetItemCommand,
   PutItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { type AttemptOptions, attempt } from '../budget/attempts.js';
+import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { storeFailure } from './store-failure.js';
 import { attributes } from './table-definition.js';
 import { conflictItem, transactionItem } from './transaction-item.js';
@@ -19,39 +21,59 @@ const putIfAbsentCondition = {
   ExpressionAttributeNames: { '#reference': attributes.reference },
 } as const;
 
+/** Per-attempt timeout and attempts of every call, as configured (`DYNAMODB_*`). */
+export const defaultStoreAttempts: AttemptOptions = { attemptTimeoutMs: 2000, maxAttempts: 3 };
+
+/**
+ * Every call runs through {@link attempt}: retried while it may succeed and while the budget can
+ * hold another whole attempt (the client itself makes one attempt per call).
+ */
 export class DynamoDbTransactionStore implements TransactionStore {
   constructor(
     private readonly client: DynamoDBClient,
     private readonly tableName: string,
+    private readonly attempts: AttemptOptions = defaultStoreAttempts,
   ) {}
 
-  async putIfAbsent(record: TransactionRecord): Promise<PutOutcome> {
+  async putIfAbsent(
+    record: TransactionRecord,
+    budget: TimeBudget = unlimitedBudget(),
+  ): Promise<PutOutcome> {
     try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.tableName,
-          Item: transactionItem(record),
-          ...putIfAbsentCondition,
-          // DynamoDB returns the stored item with the failure, saving a read on every duplicate.
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
+      await attempt(budget, this.attempts, (abortSignal) =>
+        this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: transactionItem(record),
+            ...putIfAbsentCondition,
+            // DynamoDB returns the stored item with the failure, saving a read on every duplicate.
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+          { abortSignal },
+        ),
       );
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
-      const stored = error.Item?.fingerprint?.S ?? (await this.storedFingerprint(record));
+      const stored = error.Item?.fingerprint?.S ?? (await this.storedFingerprint(record, budget));
       return { kind: 'exists', fingerprint: stored };
     }
   }
 
-  async keepConflict(record: TransactionRecord): Promise<void> {
+  async keepConflict(
+    record: TransactionRecord,
+    budget: TimeBudget = unlimitedBudget(),
+  ): Promise<void> {
     try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.tableName,
-          Item: conflictItem(record),
-          ...putIfAbsentCondition,
-        }),
+      await attempt(budget, this.attempts, (abortSignal) =>
+        this.client.send(
+          new PutItemCommand({
+            TableName: this.tableName,
+            Item: conflictItem(record),
+            ...putIfAbsentCondition,
+          }),
+          { abortSignal },
+        ),
       );
     } catch (error) {
       // The same conflicting content is already kept: nothing to add.
@@ -64,15 +86,18 @@ export class DynamoDbTransactionStore implements TransactionStore {
    * Engines that do not return the old item with a failed condition (dynalite) need one strongly
    * consistent read; the item cannot be missing, since items are never deleted by this receiver.
    */
-  private async storedFingerprint(record: TransactionRecord): Promise<string> {
+  private async storedFingerprint(record: TransactionRecord, budget: TimeBudget): Promise<string> {
     try {
-      const output = await this.client.send(
-        new GetItemCommand({
-          TableName: this.tableName,
-          Key: { [attributes.reference]: { S: record.transaction.reference } },
-          ConsistentRead: true,
-          ProjectionExpression: 'fingerprint',
-        }),
+      const output = await attempt(budget, this.attempts, (abortSignal) =>
+        this.client.send(
+          new GetItemCommand({
+            TableName: this.tableName,
+            Key: { [attributes.reference]: { S: record.transaction.reference } },
+            ConsistentRead: true,
+            ProjectionExpression: 'fingerprint',
+          }),
+          { abortSignal },
+        ),
       );
       const fingerprint = output.Item?.fingerprint?.S;
       if (fingerprint === undefined) throw new Error('conditional write failed but no item found');

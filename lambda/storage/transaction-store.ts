@@ -1,3 +1,4 @@
+import type { TimeBudget } from '../budget/time-budget.js';
 import type { Transaction } from '../callback/transaction-schema.js';
 
 /** How the hash was judged: checked and right, absent or empty (accepted), or not checked at all. */
@@ -28,11 +29,14 @@ export type PutOutcome =
  * a vendor exception.
  */
 export interface TransactionStore {
-  /** Stores the record unless its reference is already stored; never overwrites. */
-  putIfAbsent(record: TransactionRecord): Promise<PutOutcome>;
+  /**
+   * Stores the record unless its reference is already stored; never overwrites. Gives up with a
+   * retryable error rather than run past `budget` (tools that have no deadline leave it out).
+   */
+  putIfAbsent(record: TransactionRecord, budget?: TimeBudget): Promise<PutOutcome>;
   /**
    * Keeps a delivery that conflicts with the stored record, findable by its reference. Keeping the
    * same conflicting content twice leaves one audit record.
    */
-  keepConflict(record: TransactionRecord): Promise<void>;
+  keepConflict(record: TransactionRecord, budget?: TimeBudget): Promise<void>;
 }

@@ -40,7 +40,7 @@ describe('the fault proxy', () => {
     });
     process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
     // The function's own client, with the function's timeout handling.
-    const client = createDynamoDbClient({ timeoutMs: 200, maxAttempts: 1 });
+    const client = createDynamoDbClient({ timeoutMs: 200 });
     try {
       const outcome = await client
         .send(

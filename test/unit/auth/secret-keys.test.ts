@@ -1,21 +1,41 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { findKey } from '../../../lambda/auth/accepted-keys.js';
-import { parseSecret, secretCacheMs, secretKeys } from '../../../lambda/auth/secret-keys.js';
+import {
+  minFetchIntervalMs,
+  parseSecret,
+  secretCacheMs,
+  secretKeys,
+} from '../../../lambda/auth/secret-keys.js';
+import { timeBudget, unlimitedBudget } from '../../../lambda/budget/time-budget.js';
 
-/** An SDK client double: Secrets Manager cannot be run locally, so its answers are scripted. */
-function scriptedClient(answers: Array<string | Error>) {
+/**
+ * An SDK client double for the provider's cache logic: Secrets Manager cannot be run locally, so
+ * its answers are scripted (the fault matrix covers the network side through the fault proxy).
+ * `'hang'` never answers unless aborted.
+ */
+function scriptedClient(answers: Array<string | Error | 'hang'>) {
   const calls: unknown[] = [];
   const client = {
-    send: async (command: unknown) => {
+    send: async (command: unknown, options?: { abortSignal?: AbortSignal }) => {
       calls.push(command);
       const answer = answers[Math.min(calls.length - 1, answers.length - 1)];
+      if (answer === 'hang') {
+        return new Promise<never>((_resolve, reject) =>
+          options?.abortSignal?.addEventListener('abort', () =>
+            reject(Object.assign(new Error('aborted'), { name: 'AbortError' })),
+          ),
+        );
+      }
       if (answer instanceof Error) throw answer;
       return { SecretString: answer };
     },
   } as unknown as SecretsManagerClient;
   return { client, calls };
 }
+
+const accessDenied = () => Object.assign(new Error('denied'), { name: 'AccessDeniedException' });
+const unlimited = unlimitedBudget();
 
 describe('keys from Secrets Manager', () => {
   it('reads a plain string or JSON {"keys":[...]}', () => {
@@ -24,27 +44,77 @@ describe('keys from Secrets Manager', () => {
     expect(() => parseSecret('{"key":"a"}')).toThrow('{"keys"');
   });
 
-  it('fetches once and serves the cached keys until five minutes have passed', async () => {
+  it('fetches once for concurrent first requests and serves the cache while it is fresh', async () => {
     let now = 0;
     const { client, calls } = scriptedClient(['old-key', '{"keys":["old-key","new-key"]}']);
     const provider = secretKeys('s', { client, now: () => now });
-    await Promise.all([provider.keys(), provider.keys(), provider.keys()]);
+    await Promise.all([provider.keys(unlimited), provider.keys(unlimited)]);
     expect(calls).toHaveLength(1);
     now = secretCacheMs - 1;
-    expect(findKey(await provider.keys(), 'new-key')).toBeUndefined();
+    expect(findKey(await provider.keys(unlimited), 'new-key')).toBeUndefined();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('answers from the stale cache at once and refreshes beside the request', async () => {
+    let now = 0;
+    const { client, calls } = scriptedClient(['old-key', '{"keys":["old-key","new-key"]}']);
+    const provider = secretKeys('s', { client, now: () => now });
+    await provider.keys(unlimited);
     now = secretCacheMs;
-    expect(findKey(await provider.keys(), 'new-key')).toBeDefined();
+    // The stale copy comes back without waiting; the refresh runs beside the request.
+    expect(findKey(await provider.keys(unlimited), 'new-key')).toBeUndefined();
+    await vi.waitFor(async () => {
+      expect(findKey(await provider.keys(unlimited), 'new-key')).toBeDefined();
+    });
     expect(calls).toHaveLength(2);
   });
 
-  it('keeps the last good keys when a refresh fails, and fails without any', async () => {
+  it('keeps the last good keys when a refresh fails', async () => {
     let now = 0;
-    const { client } = scriptedClient(['k', new Error('AccessDenied')]);
+    const { client, calls } = scriptedClient(['k', accessDenied()]);
     const provider = secretKeys('s', { client, now: () => now });
-    await provider.keys();
+    await provider.keys(unlimited);
     now = secretCacheMs + 1;
-    expect(findKey(await provider.keys(), 'k')).toBeDefined();
-    const failing = secretKeys('s', { client: scriptedClient([new Error('AccessDenied')]).client });
-    await expect(failing.keys()).rejects.toThrow('AccessDenied');
+    expect(findKey(await provider.keys(unlimited), 'k')).toBeDefined();
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(findKey(await provider.keys(unlimited), 'k')).toBeDefined();
+  });
+
+  it('makes at most one fetch per interval while no keys are known, whatever the request rate', async () => {
+    let now = 0;
+    const { client, calls } = scriptedClient([accessDenied()]);
+    const provider = secretKeys('s', { client, now: () => now });
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, () => provider.keys(unlimited)),
+    );
+    expect(results.every((result) => result.status === 'rejected')).toBe(true);
+    expect(calls).toHaveLength(1);
+    now = minFetchIntervalMs - 1;
+    await expect(provider.keys(unlimited)).rejects.toThrow('could not be read');
+    expect(calls).toHaveLength(1);
+    now = minFetchIntervalMs;
+    await expect(provider.keys(unlimited)).rejects.toThrow('could not be read');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('refreshes early, once per interval, for a key it does not hold', async () => {
+    let now = 0;
+    const { client, calls } = scriptedClient(['old-key', 'old-key,new-key']);
+    const provider = secretKeys('s', { client, now: () => now });
+    await provider.keys(unlimited);
+    now = minFetchIntervalMs;
+    expect(findKey((await provider.refreshed?.(unlimited)) ?? [], 'new-key')).toBeDefined();
+    expect(calls).toHaveLength(2);
+    // A second unknown key inside the interval: no new fetch, the held keys decide.
+    expect(findKey((await provider.refreshed?.(unlimited)) ?? [], 'other')).toBeUndefined();
+    expect(calls).toHaveLength(2);
+  });
+
+  it('stops waiting for a hanging first fetch when the request budget runs out', async () => {
+    const { client } = scriptedClient(['hang']);
+    const provider = secretKeys('s', { client, timeoutMs: 5_000, maxAttempts: 1 });
+    const started = Date.now();
+    await expect(provider.keys(timeBudget(200, 0))).rejects.toThrow(/budget/);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

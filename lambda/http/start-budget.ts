@@ -1,0 +1,15 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { invocationBudget } from '../budget/time-budget.js';
+import type { CallbackContext } from './callback-context.js';
+
+/** Starts the invocation's time budget before any other step, so every step runs inside it. */
+export function startBudget(
+  marginMs: number,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext> {
+  return {
+    before: function startTimeBudget(request) {
+      request.context.budget = invocationBudget(request.context, marginMs);
+    },
+  };
+}
