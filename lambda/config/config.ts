@@ -1,5 +1,6 @@
 // zod/mini, as in transaction-schema.ts: read at every cold start, so its load time counts.
 import * as z from 'zod/mini';
+import { defaultEventBridgeTimeoutMs } from '../events/eventbridge-client.js';
 
 /**
  * The configuration of both functions, each read once from the environment at cold start by
@@ -80,7 +81,7 @@ const streamConsumerEnvironmentSchema = z.object({
   EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
   TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
   /** Per-attempt PutEvents timeout and attempts; the time budget may allow fewer. */
-  EVENTBRIDGE_TIMEOUT_MS: positiveInt(3000),
+  EVENTBRIDGE_TIMEOUT_MS: positiveInt(defaultEventBridgeTimeoutMs),
   EVENTBRIDGE_MAX_ATTEMPTS: positiveInt(3),
 });
 

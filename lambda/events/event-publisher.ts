@@ -6,6 +6,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { isRetryable } from '../budget/retryable.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
+import { defaultEventBridgeTimeoutMs } from './eventbridge-client.js';
 
 /** EventBridge's limits for one PutEvents request. */
 export const maxEntriesPerRequest = 10;
@@ -49,7 +50,7 @@ export interface EventBridgePublisherOptions {
   /**
    * How long one PutEvents may take; it is aborted then, and none starts unless the budget can
    * hold all of it.
-   * @default 3,000 ms
+   * @default {@link defaultEventBridgeTimeoutMs}
    */
   readonly attemptTimeoutMs?: number;
   /**
@@ -74,7 +75,7 @@ export class EventBridgePublisher implements EventPublisher {
     options: EventBridgePublisherOptions = {},
   ) {
     this.maxEntryAttempts = options.maxEntryAttempts ?? 3;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? 3000;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? defaultEventBridgeTimeoutMs;
     this.backoffMs = options.backoffMs ?? ((attempt) => Math.random() * 100 * 2 ** (attempt - 1));
   }
 

@@ -5,7 +5,7 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { acceptedKey, findKey, type staticKeys } from '../../lambda/auth/accepted-keys.js';
-import { secretCacheMs, secretKeys } from '../../lambda/auth/secret-keys.js';
+import { minFetchIntervalMs, secretCacheMs, secretKeys } from '../../lambda/auth/secret-keys.js';
 import { hashedTextCandidates, verifyHash } from '../../lambda/callback/callback-hash.js';
 import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
@@ -128,12 +128,16 @@ describe.each(engines)('authentication on %s', (engine) => {
   });
 
   describe('key rotation', () => {
-    it('accepts old and new key while the secret holds both, and refuses the old one once it is removed', async () => {
+    it('accepts a new key as soon as the secret holds it, and refuses the old one once a refresh has removed it', async () => {
       // Prepare: a scripted Secrets Manager and the provider's cache clock.
       let now = 0;
       let secret = 'old-key-1f0e2d3c';
+      let fetches = 0;
       const client = {
-        send: async () => ({ SecretString: secret }),
+        send: async () => {
+          fetches += 1;
+          return { SecretString: secret };
+        },
       } as unknown as SecretsManagerClient;
       const recorder = recordRequests(table.client);
       const invoke = handlerWithKeys(
@@ -148,15 +152,19 @@ describe.each(engines)('authentication on %s', (engine) => {
       expect([await status('old-key-1f0e2d3c'), await status('new-key-9a8b7c6d')]).toEqual([
         204, 401,
       ]);
+      expect(fetches).toBe(1); // the unknown key right after the first fetch waits its turn
       secret = '{"keys":["old-key-1f0e2d3c","new-key-9a8b7c6d"]}';
-      now = secretCacheMs - 1; // still cached: the new key arrives with the next refresh
-      expect(await status('new-key-9a8b7c6d')).toBe(401);
-      now = secretCacheMs;
-      expect([await status('old-key-1f0e2d3c'), await status('new-key-9a8b7c6d')]).toEqual([
+      now = minFetchIntervalMs; // still cached, but an unknown key may refresh early
+      expect([await status('new-key-9a8b7c6d'), await status('old-key-1f0e2d3c')]).toEqual([
         204, 204,
       ]);
+      expect(fetches).toBe(2);
       secret = 'new-key-9a8b7c6d';
       now = 2 * secretCacheMs;
+      // The stale copy answers at once while the refresh runs beside the request.
+      expect(await status('old-key-1f0e2d3c')).toBe(204);
+      await vi.waitFor(() => expect(fetches).toBe(3));
+      await new Promise((resolve) => setImmediate(resolve));
       const writesBefore = recorder.requests().length;
       expect(await status('old-key-1f0e2d3c')).toBe(401);
       expect(recorder.requests().length).toBe(writesBefore);
