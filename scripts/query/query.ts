@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
+import { backfillTimeShard } from './backfill-time-shard.js';
 import { conflictsTable } from './conflicts-table.js';
 import { detailTable } from './item-table.js';
 import { writeItems } from './list-output.js';
@@ -143,6 +144,19 @@ withTarget(
   await withQueryTarget(flags, async (target) => {
     const rows = await summarize(listByTime(target, window, {}), { byDay: flags.by === 'day' });
     write(summaryText(rows, flags.format, flags.by === 'day'));
+  });
+});
+
+withTarget(
+  program
+    .command('backfill-time-shard')
+    .description(
+      'upgrading from byReceivedShard: give items written before byTime their timeShard (a scan)',
+    ),
+).action(async (flags: TargetFlags) => {
+  await withQueryTarget(flags, async (target) => {
+    const updated = await backfillTimeShard(target.client, target.tableName);
+    write(`${updated} transaction${updated === 1 ? '' : 's'} given a timeShard.\n`);
   });
 });
 
