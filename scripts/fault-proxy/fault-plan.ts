@@ -1,4 +1,4 @@
-import { type RandomSource, randomInt, seededRandom } from './seeded-random.js';
+import { type Random, seededRandom } from '../shared/seeded-random.js';
 
 /**
  * What the proxy does to one DynamoDB request:
@@ -34,11 +34,11 @@ export function faultPlan(options: FaultPlanOptions): FaultPlan {
   const kinds = options.kinds ?? faultKinds;
   if (kinds.length === 0) throw new RangeError('kinds must name at least one fault');
   const operations = options.operations ? new Set(options.operations) : undefined;
-  const random: RandomSource = seededRandom(options.seed);
+  const random: Random = seededRandom(options.seed);
   return function decide(operation) {
     // Two draws for every request, faulted or not, so one decision never shifts the next.
-    const draw = random();
-    const kind = kinds[randomInt(random, kinds.length)] as FaultKind;
+    const draw = random.next();
+    const kind = kinds[random.int(0, kinds.length - 1)] as FaultKind;
     if (operations && !operations.has(operation)) return 'pass';
     return draw < options.fraction ? kind : 'pass';
   };

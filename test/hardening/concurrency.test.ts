@@ -3,12 +3,7 @@ import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
-import {
-  type RandomSource,
-  randomInt,
-  seededRandom,
-  shuffled,
-} from '../../scripts/fault-proxy/seeded-random.js';
+import { type Random, seededRandom } from '../../scripts/shared/seeded-random.js';
 import { createTestClient, createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -66,10 +61,10 @@ describe.each(engines)('concurrent deliveries on %s', (engine) => {
   });
 
   /** Starts every delivery in a shuffled order, each after 0–3 ms, on a random instance. */
-  async function deliverAll(deliveries: readonly Delivery[], random: RandomSource) {
-    const started = shuffled(deliveries, random).map(async (delivery) => {
-      const instance = functions[randomInt(random, functions.length)] as (typeof functions)[number];
-      const wait = randomInt(random, 4);
+  async function deliverAll(deliveries: readonly Delivery[], random: Random) {
+    const started = random.shuffled(deliveries).map(async (delivery) => {
+      const instance = functions[random.int(0, functions.length - 1)] as (typeof functions)[number];
+      const wait = random.int(0, 3);
       await sleep(wait);
       const response = await instance(
         callbackEvent(delivery.body, { requestId: delivery.requestId }),
