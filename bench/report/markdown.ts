@@ -58,7 +58,7 @@ export function conditions(results: BenchmarkResults): string {
     `Load average (1 / 5 / 15 min): ${load(machine.loadBefore)} before, ${load(machine.loadAfter)} after.`,
     `DynamoDB requests: ${settings.requestRounds} rounds per delivery, counted at the SDK client. ` +
       `Handler CPU: ${settings.cpuIterations} invocations per case after ${settings.cpuWarmup} ` +
-      'warm-up, `process.cpuUsage`; in-memory stores, and (rows marked SDK in process) the real ' +
+      'warm-up, timed by tinybench on a `process.cpuUsage` clock; in-memory stores, and (rows marked SDK in process) the real ' +
       'stores and SDK with DynamoDB answered from memory at the HTTP handler. ' +
       `Cold start: ${settings.coldStartProcesses} fresh Node 24 processes per bundle against DynamoDB Local. ` +
       `End to end: autocannon, ${settings.connections} connections, ${settings.durationSeconds} s ` +
