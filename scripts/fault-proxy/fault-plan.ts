@@ -7,10 +7,13 @@ import { type Random, seededRandom } from '../shared/seeded-random.js';
  * - `delay`: holds the request longer than the SDK waits, then forwards it (it may land after
  *   the caller gave up, as a slow request to DynamoDB can);
  * - `land-then-drop`: forwards the request, lets the engine apply it, then drops the connection
- *   instead of replying (the write lands, the reply is lost).
+ *   instead of replying (the write lands, the reply is lost);
+ * - `hang`: accepts the request and never answers (a brownout); it never reaches the engine.
  */
-export const faultKinds = ['throttle', 'server-error', 'delay', 'land-then-drop'] as const;
+export const faultKinds = ['throttle', 'server-error', 'delay', 'land-then-drop', 'hang'] as const;
 export type FaultKind = (typeof faultKinds)[number];
+/** The faults a plan chooses from unless told: a `hang` is asked for by name. */
+export const defaultFaultKinds: readonly FaultKind[] = faultKinds.filter((kind) => kind !== 'hang');
 export type Decision = 'pass' | FaultKind;
 
 export interface FaultPlanOptions {
@@ -18,7 +21,7 @@ export interface FaultPlanOptions {
   readonly fraction: number;
   /** The seed of the random choices; the same seed and arrival order give the same faults. */
   readonly seed: number;
-  /** The faults to choose from, equally likely (default: all of {@link faultKinds}). */
+  /** The faults to choose from, equally likely (default: {@link defaultFaultKinds}). */
   readonly kinds?: readonly FaultKind[];
   /** Only these DynamoDB operations (e.g. `PutItem`) get faults (default: every operation). */
   readonly operations?: readonly string[];
@@ -31,7 +34,7 @@ export function faultPlan(options: FaultPlanOptions): FaultPlan {
   if (!(options.fraction >= 0 && options.fraction <= 1)) {
     throw new RangeError('fraction must be between 0 and 1');
   }
-  const kinds = options.kinds ?? faultKinds;
+  const kinds = options.kinds ?? defaultFaultKinds;
   if (kinds.length === 0) throw new RangeError('kinds must name at least one fault');
   const operations = options.operations ? new Set(options.operations) : undefined;
   const random: Random = seededRandom(options.seed);

@@ -1,17 +1,24 @@
 /**
- * A fault-injecting HTTP proxy in front of a DynamoDB engine. The function under test reaches it
- * through `AWS_ENDPOINT_URL_DYNAMODB`, so its faults arrive the way AWS's would: on the network,
- * below the SDK's retries, timeouts and error parsing.
+ * A fault-injecting HTTP proxy in front of a DynamoDB engine, or of a stand-in for Secrets
+ * Manager or EventBridge. The function under test reaches it through `AWS_ENDPOINT_URL_DYNAMODB`,
+ * `AWS_ENDPOINT_URL_SECRETS_MANAGER` or `AWS_ENDPOINT_URL_EVENTBRIDGE`, so its faults arrive the
+ * way AWS's would: on the network, below the SDK's retries, timeouts and error parsing.
  */
 import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { internalServerError, sendDynamoDbError, throttlingError } from './dynamodb-error.js';
 import type { Decision, FaultPlan } from './fault-plan.js';
-
+import {
+  internalServerError,
+  type Service,
+  sendServiceError,
+  throttlingError,
+} from './service-error.js';
 export interface FaultProxyOptions {
   /** The engine behind the proxy, e.g. `http://127.0.0.1:8000`. */
   readonly upstream: string;
+  /** Whose errors the proxy writes (default `dynamodb`). */
+  readonly service?: Service;
   /** Decides each request's fate; see `faultPlan`. */
   readonly plan: FaultPlan;
   /** How long a `delay` fault holds a request: longer than the SDK's timeout (default 1,000 ms). */
@@ -28,7 +35,7 @@ export interface FaultStats {
 }
 
 export interface RunningFaultProxy {
-  /** `http://127.0.0.1:<port>`, for `AWS_ENDPOINT_URL_DYNAMODB`. */
+  /** `http://127.0.0.1:<port>`, for the service's `AWS_ENDPOINT_URL_*`. */
   readonly endpoint: string;
   stats(): FaultStats;
   /** Resolves once no request is held or forwarded: every delayed write has landed or not. */
@@ -40,6 +47,7 @@ export interface RunningFaultProxy {
 export async function startFaultProxy(options: FaultProxyOptions): Promise<RunningFaultProxy> {
   const upstream = new URL(options.upstream);
   const delayMs = options.delayMs ?? 1_000;
+  const service = options.service ?? 'dynamodb';
   const agent = new Agent({ keepAlive: true, maxSockets: 128 });
   const abandon = new AbortController();
   const sockets = new Set<Socket>();
@@ -50,6 +58,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Runni
     'server-error': 0,
     delay: 0,
     'land-then-drop': 0,
+    hang: 0,
   };
   const byOperation: Record<string, Partial<Record<Decision, number>>> = {};
   let requests = 0;
@@ -100,9 +109,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Runni
 
     switch (decision) {
       case 'throttle':
-        return sendDynamoDbError(response, throttlingError);
+        return sendServiceError(response, service, throttlingError);
       case 'server-error':
-        return sendDynamoDbError(response, internalServerError);
+        return sendServiceError(response, service, internalServerError(service));
+      case 'hang':
+        // Accepted and never answered, as in a network brownout: the connection stays open until
+        // the proxy stops. It never reaches the engine, so `idle()` does not wait for it.
+        abandon.signal.addEventListener('abort', () => incoming.socket.destroy(), { once: true });
+        return;
       case 'land-then-drop':
         await forward(incoming, body);
         // The engine has applied the request; the caller never learns it.
