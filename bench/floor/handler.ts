@@ -8,8 +8,11 @@ import { DynamoDBClient, PutItemCommand } from '@aws-sdk/client-dynamodb';
 const client = new DynamoDBClient({});
 const tableName = process.env.TABLE_NAME;
 
-export async function handler(event: { body: string | null }) {
-  const body = event.body ?? '';
+export async function handler(event: { body: string | null; isBase64Encoded?: boolean }) {
+  // The API passes bodies as bytes (binaryMediaTypes */*): base64, as every receiver gets them.
+  const body = event.isBase64Encoded
+    ? Buffer.from(event.body ?? '', 'base64').toString('utf8')
+    : (event.body ?? '');
   const { reference } = JSON.parse(body) as { reference: string };
   await client.send(
     new PutItemCommand({

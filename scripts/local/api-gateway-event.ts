@@ -22,15 +22,15 @@ export interface EventContext {
   readonly receivedAt: Date;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
 /**
  * The REST API proxy event (payload 1.0) that API Gateway hands the function for this request:
  * - `headers` holds the last value of a repeated header and `multiValueHeaders` all of them,
  *   names as the client spelled them; API Gateway adds `X-Forwarded-*` and `X-Amzn-Trace-Id`;
  * - query parameters the same way, decoded; both `null` when there are none;
- * - the body as text, `null` when empty, and base64 with `isBase64Encoded` when its bytes are not
- *   UTF-8, so that the function, not the adapter, decides what to do with them.
+ * - the body base64-encoded with `isBase64Encoded: true`, `null` when empty: the stack sets
+ *   `binaryMediaTypes: ['*\/*']`, so API Gateway passes every body's bytes through untouched
+ *   (without it, it would replace bytes that are not UTF-8) and the function's own UTF-8 check
+ *   decides what to do with them.
  */
 export function toApiGatewayEvent(
   request: HttpRequest,
@@ -106,11 +106,7 @@ export function toApiGatewayEvent(
 
 function eventBody(bytes: Buffer): Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'> {
   if (bytes.length === 0) return { body: null, isBase64Encoded: false };
-  try {
-    return { body: strictUtf8.decode(bytes), isBase64Encoded: false };
-  } catch {
-    return { body: bytes.toString('base64'), isBase64Encoded: true };
-  }
+  return { body: bytes.toString('base64'), isBase64Encoded: true };
 }
 
 function headerPairs(rawHeaders: readonly string[]): [string, string][] {
