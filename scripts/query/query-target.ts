@@ -26,6 +26,16 @@ export interface TargetOptions {
   readonly localTableName?: string;
 }
 
+/**
+ * Per-attempt bound of every request: a hung connection fails (and the SDK retries it) instead
+ * of hanging the command. Without `throwOnRequestTimeout` the SDK only logs a warning.
+ */
+const requestHandler = { requestTimeout: 10_000, throwOnRequestTimeout: true };
+
+function awsClient(endpoint?: string): DynamoDBClient {
+  return new DynamoDBClient({ ...(endpoint ? { endpoint } : {}), requestHandler });
+}
+
 /** How long to wait for a server that is starting, or another query, to let go of the folder. */
 const folderWaitMs = 10_000;
 
@@ -37,7 +47,7 @@ const folderWaitMs = 10_000;
  */
 export async function resolveTarget(options: TargetOptions): Promise<QueryTarget> {
   if (options.table) {
-    const client = new DynamoDBClient(options.endpoint ? { endpoint: options.endpoint } : {});
+    const client = awsClient(options.endpoint);
     return remote(
       client,
       options.table,
@@ -48,7 +58,7 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
   if (options.endpoint) {
     const client = isLoopbackUrl(options.endpoint)
       ? localDynamoDbClient(options.endpoint)
-      : new DynamoDBClient({ endpoint: options.endpoint });
+      : awsClient(options.endpoint);
     return remote(client, tableName, `table ${tableName} at ${options.endpoint}`);
   }
   const data = options.data;
@@ -66,7 +76,7 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
       // A server started with AWS_ENDPOINT_URL_DYNAMODB may write to a remote engine.
       const client = isLoopbackUrl(owner.endpoint)
         ? localDynamoDbClient(owner.endpoint)
-        : new DynamoDBClient({ endpoint: owner.endpoint });
+        : awsClient(owner.endpoint);
       return remote(
         client,
         owner.tableName ?? tableName,

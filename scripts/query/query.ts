@@ -126,7 +126,7 @@ withTarget(
 ).action(async (flags: ExportFlags) => {
   const select = selection({ ...flags, scan: false }, { scan: false });
   await withQueryTarget(flags, async (target) => {
-    const items = select(target);
+    const items = select({ ...target, pageSize: streamPageSize });
     await writeItems(flags.limit ? take(items, flags.limit) : items, flags.format, process.stdout);
   });
 });
@@ -142,7 +142,9 @@ withTarget(
 ).action(async (flags: SummaryFlags) => {
   const window = timeWindow(flags.since, flags.until);
   await withQueryTarget(flags, async (target) => {
-    const rows = await summarize(listByTime(target, window, {}), { byDay: flags.by === 'day' });
+    const rows = await summarize(listByTime({ ...target, pageSize: streamPageSize }, window, {}), {
+      byDay: flags.by === 'day',
+    });
     write(summaryText(rows, flags.format, flags.by === 'day'));
   });
 });
@@ -159,6 +161,13 @@ withTarget(
     write(`${updated} transaction${updated === 1 ? '' : 's'} given a timeShard.\n`);
   });
 });
+
+/**
+ * Items per request when reading a whole window: sixteen shards are read at once, so this bounds
+ * what is held (sixteen pages) instead of DynamoDB's 1 MB a page, at about one query per
+ * thousand transactions.
+ */
+const streamPageSize = 1000;
 
 /**
  * Which transactions a `list` or `export` reads, checked before anything is opened: exactly one
