@@ -30,7 +30,7 @@ export const attributes = {
  *
  * Why 16, at 5,000 callbacks a second:
  * - An index entry holds the keys and the list attributes only (see {@link listAttributes}):
- *   about 250 bytes for a typical transaction (+100 bytes of DynamoDB's per-entry overhead),
+ *   about 200 bytes for a typical transaction (+100 bytes of DynamoDB's per-entry overhead),
  *   under 1 KB, so one write unit per callback whatever the body's size.
  * - 5,000 callbacks/s x 1 WCU = 5,000 WCU/s on the index. One partition key value takes at
  *   most 1,000 WCU/s; a key's sort key grows with time, so DynamoDB cannot split it for heat.
