@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const runs: Run[] = [
     { reportRows: small, windowRows: small },
     { reportRows: large, windowRows: small },
-    { reportRows: small, windowRows: small * 10 },
+    { reportRows: small, windowRows: small * 30 },
   ];
   const dir = await mkdtemp(join(tmpdir(), 'bench-reconcile-'));
   try {

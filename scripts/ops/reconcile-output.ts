@@ -1,4 +1,5 @@
 import { textTable } from '../shared/text-table.js';
+import type { ComparedValues } from './gateway-report.js';
 import type { Finding, ReconcileSummary } from './reconciliation.js';
 
 export type OutputFormat = 'table' | 'json';
@@ -16,87 +17,52 @@ export function summaryJson(summary: ReconcileSummary): string {
   return `${JSON.stringify({ kind: 'summary', ...summary })}\n`;
 }
 
+const values = (v: ComparedValues) => [v.amount, v.currency, v.type, v.status];
+const valueHeads = ['amount', 'currency', 'type', 'status'];
+
+/** Per kind: the table's title, its columns, and the rows of one finding. */
+const sections: {
+  readonly [Kind in Finding['kind']]: readonly [
+    title: string,
+    head: readonly string[],
+    rows: (finding: Extract<Finding, { kind: Kind }>) => string[][],
+  ];
+} = {
+  missing: [
+    'Missing: in the report, never recorded here (ask the gateway to resend)',
+    ['line', 'reference', ...valueHeads],
+    ({ line, reference, report }) => [[String(line), reference, ...values(report)]],
+  ],
+  unexpected: [
+    'Unexpected: recorded here in the window, not in the report',
+    ['reference', 'receivedAt', ...valueHeads],
+    ({ recorded }) => [[recorded.reference, recorded.receivedAt, ...values(recorded)]],
+  ],
+  mismatch: [
+    'Mismatch: same reference, other values',
+    ['line', 'reference', 'field', 'report', 'recorded'],
+    ({ line, reference, differences }) =>
+      differences.map((d) => [String(line), reference, d.field, d.report, d.recorded]),
+  ],
+  conflicts: [
+    'Conflicting deliveries kept for audit (refused with 409)',
+    ['reference', 'receivedAt', ...valueHeads, 'requestId'],
+    ({ conflicts }) => conflicts.map((c) => [c.reference, c.receivedAt, ...values(c), c.requestId]),
+  ],
+};
+
 /** `table`: one table per kind of difference, then the counts. */
 export function findingsTables(findings: readonly Finding[]): string {
-  const sections: string[] = [];
-  const of = <Kind extends Finding['kind']>(kind: Kind) =>
-    findings.filter(
-      (finding): finding is Extract<Finding, { kind: Kind }> => finding.kind === kind,
-    );
-
-  const missing = of('missing');
-  if (missing.length > 0) {
-    sections.push(
-      section(
-        'Missing: in the report, never recorded here (ask the gateway to resend)',
-        ['line', 'reference', 'amount', 'currency', 'type', 'status'],
-        missing.map(({ line, reference, report }) => [
-          String(line),
-          reference,
-          report.amount,
-          report.currency,
-          report.type,
-          report.status,
-        ]),
-      ),
-    );
-  }
-  const unexpected = of('unexpected');
-  if (unexpected.length > 0) {
-    sections.push(
-      section(
-        'Unexpected: recorded here in the window, not in the report',
-        ['reference', 'receivedAt', 'amount', 'currency', 'type', 'status'],
-        unexpected.map(({ recorded }) => [
-          recorded.reference,
-          recorded.receivedAt,
-          recorded.amount,
-          recorded.currency,
-          recorded.type,
-          recorded.status,
-        ]),
-      ),
-    );
-  }
-  const mismatch = of('mismatch');
-  if (mismatch.length > 0) {
-    sections.push(
-      section(
-        'Mismatch: same reference, other values',
-        ['line', 'reference', 'field', 'report', 'recorded'],
-        mismatch.flatMap(({ line, reference, differences }) =>
-          differences.map((difference) => [
-            String(line),
-            reference,
-            difference.field,
-            difference.report,
-            difference.recorded,
-          ]),
-        ),
-      ),
-    );
-  }
-  const conflicts = of('conflicts');
-  if (conflicts.length > 0) {
-    sections.push(
-      section(
-        'Conflicting deliveries kept for audit (refused with 409)',
-        ['reference', 'receivedAt', 'amount', 'currency', 'type', 'status', 'requestId'],
-        conflicts.flatMap(({ conflicts: kept }) =>
-          kept.map((conflict) => [
-            conflict.reference,
-            conflict.receivedAt,
-            conflict.amount,
-            conflict.currency,
-            conflict.type,
-            conflict.status,
-            conflict.requestId,
-          ]),
-        ),
-      ),
-    );
-  }
-  return sections.join('\n');
+  return (Object.keys(sections) as Finding['kind'][])
+    .map((kind) => {
+      const [title, head, rowsOf] = sections[kind];
+      const rows = findings
+        .filter((finding) => finding.kind === kind)
+        .flatMap((finding) => (rowsOf as (f: Finding) => string[][])(finding));
+      return rows.length === 0 ? '' : `${title}\n${textTable(head, rows)}`;
+    })
+    .filter((text) => text !== '')
+    .join('\n');
 }
 
 export function summaryText(summary: ReconcileSummary): string {
@@ -110,8 +76,4 @@ export function summaryText(summary: ReconcileSummary): string {
     `missing ${summary.missing}, unexpected ${summary.unexpected}, mismatch ${summary.mismatch}, ` +
     `references with conflicts ${summary.conflicts}\n`
   );
-}
-
-function section(title: string, head: string[], rows: string[][]): string {
-  return `${title}\n${textTable(head, rows)}`;
 }

@@ -3,9 +3,9 @@ import {
   type DynamoDBStreamsClient,
   GetRecordsCommand,
   GetShardIteratorCommand,
-  type _Record as StreamApiRecord,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { lambdaRecord } from '../../scripts/ops/stream-batch.js';
 
 /**
  * Reads a table's stream the way Lambda's poller does (DescribeStream, GetShardIterator,
@@ -44,21 +44,4 @@ export async function readStream(
     }
   }
   return records;
-}
-
-/**
- * The stream API's record as Lambda delivers it: the same JSON, except the creation time in epoch
- * seconds and the stream's ARN added. Images go through JSON, as they do on their way to Lambda.
- */
-export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
-  const { ApproximateCreationDateTime: created, ...streamRecord } = record.dynamodb ?? {};
-  const json = JSON.parse(JSON.stringify({ ...record, dynamodb: streamRecord })) as DynamoDBRecord;
-  return {
-    ...json,
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...json.dynamodb,
-      ...(created ? { ApproximateCreationDateTime: created.getTime() / 1000 } : {}),
-    },
-  };
 }

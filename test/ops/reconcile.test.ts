@@ -347,6 +347,16 @@ forEachEngine((engine) => {
       .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ kind: 'summary', missing: 2, mismatch: 3, unexpected: 1 });
 
+    const tables = await runScript('reconcile', [differing, ...args], env);
+    expect(tables.code).toBe(1);
+    expect(tables.stdout).toMatch(/^Missing: in the report, never recorded here/);
+    expect(tables.stdout).toMatch(/^\d+\s+rec-\d+\s+0\.5\s+TRY\s+Deposit\s+Confirm$/m);
+    expect(tables.stdout).toMatch(/^rec-\d+\s+\S+\s+99999\s+TRY\s+Deposit\s+Confirm\s+req-0$/m);
+    expect(tables.stdout).toMatch(/\s+amount\s+500\.01\s+500$/m);
+    expect(tables.stdout).toContain(
+      'missing 2, unexpected 1, mismatch 3, references with conflicts 2',
+    );
+
     // The window's first millisecond holds one transaction, with no conflicts: a report of
     // exactly it agrees.
     const edge = tableAsRead.transactions.filter((t) => t.receivedAt === since);

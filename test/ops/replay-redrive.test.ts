@@ -150,6 +150,15 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     await table?.drop();
   });
 
+  /** Drains the fake queue with the real stream and table, publishing through `publisher`. */
+  function redrive(queue: ReturnType<typeof fakeQueue>, publisher: EventBridgePublisher) {
+    const dependencies = { streams, client: table.client, tableName: table.tableName };
+    return redriveQueue(
+      { ...dependencies, sqs: queue.sqs, publisher, eventBusName: bus },
+      { queueUrl: 'https://sqs.example/dlq' },
+    );
+  }
+
   /** Lambda's on-failure message for records [first, last] of the stream. */
   function deadLetter(first: number, last: number, overrides: Record<string, string> = {}) {
     const sequence = (index: number) => records[index]?.dynamodb?.SequenceNumber ?? '';
@@ -219,17 +228,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     const queue = fakeQueue([deadLetter(0, 1), deadLetter(2, 4)]);
     const bridge = eventBridge();
 
-    const outcomes = await redriveQueue(
-      {
-        sqs: queue.sqs,
-        streams,
-        client: table.client,
-        tableName: table.tableName,
-        publisher: bridge.publisher,
-        eventBusName: bus,
-      },
-      { queueUrl: 'https://sqs.example/dlq' },
-    );
+    const outcomes = await redrive(queue, bridge.publisher);
 
     expect(outcomes.map((o) => [o.source, o.deleted])).toEqual([
       ['stream', true],
@@ -245,15 +244,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     const failing = eventBridge((detail) =>
       detail.reference === stuck ? 'InternalFailure' : undefined,
     );
-    const deps = {
-      sqs: queue.sqs,
-      streams,
-      client: table.client,
-      tableName: table.tableName,
-      eventBusName: bus,
-    };
-
-    const first = await redriveQueue({ ...deps, publisher: failing.publisher }, { queueUrl: 'q' });
+    const first = await redrive(queue, failing.publisher);
 
     expect(first.map((o) => o.deleted)).toEqual([true, false, true]);
     expect(queue.deleted).toEqual(['m0', 'm2']);
@@ -270,7 +261,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
 
     // Fixed: the next run finds only the kept message, at once, and drains it.
     const healthy = eventBridge();
-    const second = await redriveQueue({ ...deps, publisher: healthy.publisher }, { queueUrl: 'q' });
+    const second = await redrive(queue, healthy.publisher);
     expect(second.map((o) => [o.messageId, o.deleted])).toEqual([['m1', true]]);
     expect(healthy.entries().map(referenceOf)).toEqual([references[2], references[3]]);
     expect(queue.remaining()).toEqual([]);
@@ -287,17 +278,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     ]);
     const bridge = eventBridge();
 
-    const outcomes = await redriveQueue(
-      {
-        sqs: queue.sqs,
-        streams,
-        client: table.client,
-        tableName: table.tableName,
-        publisher: bridge.publisher,
-        eventBusName: bus,
-      },
-      { queueUrl: 'q' },
-    );
+    const outcomes = await redrive(queue, bridge.publisher);
 
     expect(outcomes.map((o) => [o.source, o.deleted])).toEqual([['table', true]]);
     // The transaction received at 10:00 and the conflicting delivery kept at 10:00, with the
@@ -311,17 +292,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
 
   it('leaves a message that is not a stream batch in the queue', async () => {
     const queue = fakeQueue(['{"something":"else"}']);
-    const outcomes = await redriveQueue(
-      {
-        sqs: queue.sqs,
-        streams,
-        client: table.client,
-        tableName: table.tableName,
-        publisher: eventBridge().publisher,
-        eventBusName: bus,
-      },
-      { queueUrl: 'q' },
-    );
+    const outcomes = await redrive(queue, eventBridge().publisher);
 
     expect(outcomes).toEqual([
       expect.objectContaining({
