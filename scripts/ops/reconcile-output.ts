@@ -1,3 +1,4 @@
+import { exactJson } from '../query/stored-item.js';
 import { textTable } from '../shared/text-table.js';
 import type { ComparedValues } from './gateway-report.js';
 import type { Finding, ReconcileSummary } from './reconciliation.js';
@@ -7,14 +8,14 @@ export type OutputFormat = 'table' | 'json';
 /**
  * `json`: one finding per line as it is found, then the counts (`"kind":"summary"`), so a large
  * report's differences stream to a file or `jq` without being held. Values stay the exact text
- * compared (amounts as decimal strings).
+ * compared (amounts as decimal strings); characters a terminal would act on are `\u` escapes.
  */
 export function findingJson(finding: Finding): string {
-  return `${JSON.stringify(finding)}\n`;
+  return `${exactJson(finding)}\n`;
 }
 
 export function summaryJson(summary: ReconcileSummary): string {
-  return `${JSON.stringify({ kind: 'summary', ...summary })}\n`;
+  return `${exactJson({ kind: 'summary', ...summary })}\n`;
 }
 
 const values = (v: ComparedValues) => [v.amount, v.currency, v.type, v.status];

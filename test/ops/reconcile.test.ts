@@ -372,6 +372,31 @@ forEachEngine((engine) => {
     expect(passing.code).toBe(0);
   });
 
+  it('escapes a reference that would drive the terminal, in both formats', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
+    const path = join(dir, 'hostile.csv');
+    // C1 CSI and a right-to-left override pass the reference rules; they must not reach a terminal raw.
+    const hostile = 'evil\u009b31m\u202edesrever';
+    await writeFile(
+      path,
+      `reference,amount,currency,type,status\n${hostile},1,TRY,Deposit,Confirm\n`,
+    );
+    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const args = [path, '--since', since, '--until', until];
+
+    const tables = await runScript('reconcile', args, env);
+    const json = await runScript('reconcile', [...args, '--format', 'json'], env);
+
+    for (const output of [tables.stdout, json.stdout]) {
+      expect(output).not.toMatch(/[\u009b\u202e]/);
+      expect(output).toContain('evil\\u009b31m\\u202edesrever');
+    }
+    expect(JSON.parse(json.stdout.split('\n')[0] ?? '')).toMatchObject({
+      kind: 'missing',
+      reference: hostile,
+    });
+  });
+
   it('exits 2 from npm run reconcile on a malformed row, naming the line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
     const path = join(dir, 'bad.csv');
