@@ -1,20 +1,19 @@
 /**
- * CDK entry (`cdk.json` → `npx tsx infra/app.ts`). Reads the deployment's context parameters
- * (documented in `infra/context.ts`), builds the one stack and runs cdk-nag on every synth.
- * Needs no AWS credentials: without them the stack is environment-agnostic.
+ * CDK entry (`cdk.json` → `npx tsx infra/app.ts`). Reads the deployment's options from CDK
+ * context (declared in `infra/deployment-options.ts`, documented in docs/deploy.md), builds the
+ * one stack under its `stackName` and runs cdk-nag on every synth. Needs no AWS credentials:
+ * without them the stack is environment-agnostic.
  */
-import { App, Tags } from 'aws-cdk-lib';
+import { App } from 'aws-cdk-lib';
 import { CallbackReceiverStack } from './callback-receiver-stack.js';
 import { readDeploymentContext } from './context.js';
 import { addNagChecks } from './nag.js';
 
-export const stackId = 'CallbackReceiver';
-
 const app = new App();
-new CallbackReceiverStack(app, stackId, {
-  ...readDeploymentContext(app.node),
+const settings = readDeploymentContext(app.node);
+new CallbackReceiverStack(app, settings.stackName, {
+  ...settings,
   description: 'Payment-gateway completion callbacks: API Gateway REST, Lambda, DynamoDB',
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
-Tags.of(app).add('service', 'callback-receiver');
 addNagChecks(app);

@@ -1,13 +1,12 @@
-import { Duration } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
-  Alarm,
+  type Alarm,
   ComparisonOperator,
-  type IMetric,
   MathExpression,
+  Metric,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -16,16 +15,29 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { acknowledgeFinding } from '../nag.js';
-import { outcomeMetric } from './outcome-metrics.js';
+import { alarmToTopic } from './alarm-to-topic.js';
+import { serviceMetric } from './service-metric.js';
 
 const period = Duration.minutes(5);
-/** Share of requests answered 5xx over 5 minutes (the function's 503s included). */
+/** Share of requests answered 5xx, per minute, that counts toward the 5xx-rate alarm. */
 export const serverErrorRateThreshold = 0.05;
+/**
+ * Requests per minute below which the 5xx rate is not judged: one 503 in ten requests is a
+ * blip a gateway's retry absorbs, not a reason to page someone.
+ */
+export const serverErrorVolumeFloor = 20;
+/** Requests refused at the edge (WAF blocks + 4xx at the stage) per 5 minutes that alarm. */
+export const edgeRejectionThreshold = 50;
 
 export interface AlarmsProps {
   readonly stage: Stage;
   readonly function: IFunction;
   readonly table: ITable;
+  /**
+   * The web ACL's name, when the stage has one: its blocks count as edge rejections.
+   * @default - no WAF: only 4xx at the stage count
+   */
+  readonly webAclName?: string;
   /**
    * Address that gets every alarm by e-mail (the subscription must be confirmed).
    * @default - no subscription; subscribe to the topic yourself
@@ -45,13 +57,21 @@ export interface AlarmsProps {
   readonly authFailureThreshold?: number;
 }
 
-/** Alarms on what needs a human, all to one SNS topic. */
+/**
+ * Alarms on what needs a human, all to one SNS topic. Each one's missing-data treatment follows
+ * how its metric is published: the function's outcome metrics (EMF) and DynamoDB's throttles
+ * exist only when something happened, so sums fill the gaps with 0 and no data is no failure.
+ */
 export class Alarms extends Construct {
   readonly topic: Topic;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    const authFailureThreshold = props.authFailureThreshold ?? 20;
+    if (!Number.isInteger(authFailureThreshold) || authFailureThreshold < 1) {
+      throw new Error(`${this.node.path}: authFailureThreshold must be a positive integer`);
+    }
 
     this.topic = new Topic(this, 'Topic', {
       displayName: 'Callback receiver alarms',
@@ -59,13 +79,15 @@ export class Alarms extends Construct {
       masterKey: props.encryptionKey,
     });
     if (props.encryptionKey) {
-      // CloudWatch publishes to an encrypted topic only if the key lets it.
+      // CloudWatch publishes to an encrypted topic only if the key lets it: only for this
+      // account's alarms (aws:SourceAccount), so no other account's CloudWatch can use the key.
       props.encryptionKey.addToResourcePolicy(
         new PolicyStatement({
           sid: 'AllowCloudWatchAlarmsToPublishToEncryptedTopic',
           principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
           actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
           resources: ['*'],
+          conditions: { StringEquals: { 'aws:SourceAccount': Aws.ACCOUNT_ID } },
         }),
       );
     }
@@ -78,76 +100,140 @@ export class Alarms extends Construct {
           'the alarm state stays in CloudWatch, so an undelivered message loses no data.',
       );
     }
+    const add = (alarmId: string, options: Omit<Parameters<typeof alarmToTopic>[2], 'topic'>) =>
+      this.alarms.push(alarmToTopic(this, alarmId, { ...options, topic: this.topic }));
+    const minute = Duration.minutes(1);
+    const outcome = (name: Parameters<typeof serviceMetric>[1]) =>
+      serviceMetric(this, name, { period });
 
-    // 5xx rate at the stage: the function's 503s and every gateway-generated 5xx.
-    this.add('ServerErrorRate', {
-      metric: props.stage.metricServerError({ statistic: 'Average', period }),
+    // 5xx rate at the stage (the function's 503s and every gateway-generated 5xx), judged per
+    // minute only above a volume floor, and only when 3 of 5 minutes are bad: a short blip is
+    // absorbed by the gateway's retries.
+    add('ServerErrorRate', {
+      metric: new MathExpression({
+        expression: `IF(requests >= ${serverErrorVolumeFloor}, errors / requests, 0)`,
+        usingMetrics: {
+          requests: props.stage.metricCount({ statistic: 'Sum', period: minute }),
+          errors: props.stage.metricServerError({ statistic: 'Sum', period: minute }),
+        },
+        label: '5xx share (above the volume floor)',
+        period: minute,
+      }),
       threshold: serverErrorRateThreshold,
       operator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      description: `More than ${serverErrorRateThreshold * 100}% of callbacks answered 5xx in 5 minutes.`,
+      evaluationPeriods: 5,
+      datapointsToAlarm: 3,
+      // API Gateway publishes only for minutes with requests: no traffic is no failure.
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        `More than ${serverErrorRateThreshold * 100}% of callbacks answered 5xx in 3 of the ` +
+        `last 5 minutes (minutes under ${serverErrorVolumeFloor} requests not judged).`,
     });
     // The handler maps every failure to a response, so an Error is a crash or a timeout.
-    this.add('FunctionErrors', {
+    add('FunctionErrors', {
       metric: props.function.metricErrors({ statistic: 'Sum', period }),
       threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
       description: 'The receiver function crashed or timed out.',
     });
-    this.add('FunctionThrottles', {
+    add('FunctionThrottles', {
       metric: props.function.metricThrottles({ statistic: 'Sum', period }),
       threshold: 1,
-      description: 'Lambda throttled the receiver (account or function concurrency reached).',
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        'Lambda throttled the receiver: its reserved concurrency (or the account) is exhausted, ' +
+        'callbacks get 503 + Retry-After. Usually DynamoDB is slow; see the dashboard.',
     });
     // One conflict is already worth a look: a reference reused with different content.
-    this.add('Conflict', {
-      metric: outcomeMetric('Conflict', { period }),
+    add('Conflict', {
+      metric: outcome('Conflict'),
       threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
       description: 'A callback reused a recorded reference with different content (409).',
     });
-    this.add('AuthFailureSpike', {
+    // DynamoDB refused the item itself: not an outage, a callback the receiver cannot store.
+    add('ItemRejected', {
+      metric: outcome('ItemRejected'),
+      threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        'DynamoDB refused to store a callback (500: validation error or item too large). The ' +
+        'gateway will not succeed by retrying; the function log names the reason.',
+    });
+    // Nothing can be recorded while no key can be read.
+    add('KeysUnavailable', {
+      metric: outcome('KeysUnavailable'),
+      threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        'The API keys could not be read from Secrets Manager: callbacks get 503 + Retry-After ' +
+        'and nothing is recorded. Check the secret, its key policy and the function role.',
+    });
+    // Two sparse sums: FILL each, or a window with 401s only (no 403 point) would add to nothing.
+    add('AuthFailureSpike', {
       metric: new MathExpression({
-        expression: 'unauthorized + hashRejected',
+        expression: 'FILL(unauthorized, 0) + FILL(hashRejected, 0)',
         usingMetrics: {
-          unauthorized: outcomeMetric('Unauthorized', { period }),
-          hashRejected: outcomeMetric('HashRejected', { period }),
+          unauthorized: outcome('Unauthorized'),
+          hashRejected: outcome('HashRejected'),
         },
         label: '401 + 403',
         period,
       }),
-      threshold: props.authFailureThreshold ?? 20,
+      threshold: authFailureThreshold,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
       description: 'Many callbacks refused with 401/403: a wrong key on the gateway, or probing.',
     });
-    this.add('DynamoDbThrottles', {
-      metric: props.table.metricThrottledRequestsForOperations({
-        operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
+    // Requests refused before the function: WAF blocks (allow-list, rate, size) and 4xx at the
+    // stage (throttling, 413). Chosen over "no callback for N minutes", which needs a traffic
+    // expectation this product cannot know; a gateway shut out by its own address change or a
+    // backlog hitting the rate rule shows here.
+    const edgeMetrics: Record<string, Metric> = {
+      stage4xx: props.stage.metricClientError({ statistic: 'Sum', period }),
+    };
+    if (props.webAclName) {
+      edgeMetrics.wafBlocked = new Metric({
+        namespace: 'AWS/WAFV2',
+        metricName: 'BlockedRequests',
+        dimensionsMap: { WebACL: props.webAclName, Rule: 'ALL', Region: Stack.of(this).region },
         statistic: 'Sum',
+        period,
+      });
+    }
+    add('EdgeRejections', {
+      metric: new MathExpression({
+        expression: Object.keys(edgeMetrics)
+          .map((name) => `FILL(${name}, 0)`)
+          .join(' + '),
+        usingMetrics: edgeMetrics,
+        label: props.webAclName ? 'WAF blocks + 4xx at the stage' : '4xx at the stage',
+        period,
+      }),
+      threshold: edgeRejectionThreshold,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        `At least ${edgeRejectionThreshold} requests refused in 5 minutes at the edge ` +
+        '(WAF block, throttle, 4xx): the gateway may be shut out or rate limited.',
+    });
+    // AWS/DynamoDB publishes ThrottledRequests only when a request is throttled, and an alarm on
+    // it alone ignores missing data: it would stay in ALARM after the throttling ends. FILL
+    // gives it the zeros that bring it back to OK.
+    add('DynamoDbThrottles', {
+      metric: new MathExpression({
+        expression: 'FILL(throttled, 0)',
+        usingMetrics: {
+          throttled: props.table.metricThrottledRequestsForOperations({
+            operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
+            statistic: 'Sum',
+            period,
+          }),
+        },
+        label: 'Throttled PutItem + GetItem',
         period,
       }),
       threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
       description: 'DynamoDB throttled PutItem/GetItem on the transactions table.',
     });
-  }
-
-  private add(
-    id: string,
-    options: {
-      metric: IMetric;
-      threshold: number;
-      description: string;
-      operator?: ComparisonOperator;
-    },
-  ): void {
-    const alarm = new Alarm(this, id, {
-      metric: options.metric,
-      threshold: options.threshold,
-      comparisonOperator: options.operator ?? ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      // No traffic is not a failure.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: options.description,
-    });
-    const action = new SnsAction(this.topic);
-    alarm.addAlarmAction(action);
-    alarm.addOkAction(action);
-    this.alarms.push(alarm);
   }
 }

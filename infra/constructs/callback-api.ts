@@ -12,13 +12,19 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnIPSet, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { isIpv6Cidr } from '../context.js';
+import { maxBodyBytes } from '../../lambda/http/read-body.js';
+import { isIpv6Cidr } from '../deployment-options.js';
 import { acknowledgeFinding } from '../nag.js';
 
 export const callbackPath = 'callback';
 export const stageName = 'prod';
 /** Seconds the gateway is told to wait before retrying a 429/503 the gateway itself produced. */
 export const retryAfterSeconds = 1;
+/**
+ * Seconds an address above the WAF rate rule is told to wait: WAF counts over a 5-minute window
+ * and lifts the block only once the rate has fallen, so retrying sooner only keeps it blocked.
+ */
+export const wafRetryAfterSeconds = 60;
 
 export interface CallbackApiProps {
   readonly handler: IFunction;
@@ -27,13 +33,19 @@ export interface CallbackApiProps {
   /** Stage burst limit, requests. */
   readonly throttleBurstLimit: number;
   /**
-   * Source CIDRs of the payment gateway. When given, a WAF web ACL allows only these and blocks
-   * everything else; a rate-based rule caps each address.
-   * @default - no WAF web ACL
+   * Attach a WAF web ACL: bodies over the function's limit refused with 413, a per-address
+   * rate rule answering 429 + Retry-After, and the allow-list when `allowedSourceIps` is given.
+   * @default true
+   */
+  readonly waf?: boolean;
+  /**
+   * Source CIDRs of the payment gateway (normalized, see deployment-options.ts). When given, the
+   * web ACL allows only these and refuses everything else. Needs `waf`.
+   * @default - every address
    */
   readonly allowedSourceIps?: readonly string[];
   /**
-   * Requests per address per 5 minutes before the WAF rate-based rule blocks it.
+   * Requests per address per 5 minutes before the WAF rate-based rule answers 429. Needs `waf`.
    * @default - the stage rate limit × 300 s, so WAF only trips above what the stage would allow
    */
   readonly wafRateLimit?: number;
@@ -50,12 +62,20 @@ export interface CallbackApiProps {
 export class CallbackApi extends Construct {
   readonly api: RestApi;
   readonly accessLogGroup: LogGroup;
+  readonly executionLogGroup: LogGroup;
   readonly callbackUrl: string;
   readonly webAcl?: CfnWebACL;
 
   constructor(scope: Construct, id: string, props: CallbackApiProps) {
     super(scope, id);
     const cloudWatchRole = props.cloudWatchRole ?? true;
+    const waf = props.waf ?? true;
+    if (!waf && (props.allowedSourceIps !== undefined || props.wafRateLimit !== undefined)) {
+      throw new Error(`${this.node.path}: allowedSourceIps and wafRateLimit need the WAF`);
+    }
+    if (props.throttleRateLimit <= 0 || !Number.isInteger(props.throttleBurstLimit)) {
+      throw new Error(`${this.node.path}: throttle limits must be positive, the burst an integer`);
+    }
 
     // JSON access logs: one line per request, including why the gateway (not the function)
     // answered, e.g. `errorResponseType: INTEGRATION_FAILURE` for a throttled Lambda. Headers
@@ -69,9 +89,15 @@ export class CallbackApi extends Construct {
       restApiName: `${Stack.of(this).stackName}-callbacks`,
       description: 'Payment-gateway completion callbacks',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
-      // Access and execution logs both need the account-level CloudWatch role.
+      // Access and execution logs both need the account-level CloudWatch role. RETAIN: other
+      // APIs of the account may log with it. (A removal policy without the role fails synth.)
       cloudWatchRole,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      ...(cloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      // Every body passes as bytes (base64 to the function), whatever its Content-Type: without
+      // this API Gateway hands text over and replaces invalid UTF-8, so the function could not
+      // refuse a body that is not UTF-8 and the hash would be computed over altered bytes. The
+      // function answers text (isBase64Encoded false), which passes through unchanged.
+      binaryMediaTypes: ['*/*'],
       deployOptions: {
         stageName,
         throttlingRateLimit: props.throttleRateLimit,
@@ -86,6 +112,15 @@ export class CallbackApi extends Construct {
       },
     });
 
+    // The execution log group, created by the stack before the stage writes to it, so it has
+    // the stack's retention instead of never expiring (API Gateway's own would).
+    this.executionLogGroup = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.api.restApiId}/${stageName}`,
+      retention: props.logRetention,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    this.api.deploymentStage.node.addDependency(this.executionLogGroup);
+
     const callback = this.api.root.addResource(callbackPath);
     const method = callback.addMethod(
       'POST',
@@ -95,17 +130,17 @@ export class CallbackApi extends Construct {
     this.callbackUrl = this.api.urlForPath(`/${callbackPath}`);
 
     this.addRetryableGatewayResponses();
-    if (props.allowedSourceIps && props.allowedSourceIps.length > 0) {
+    if (waf) {
       this.webAcl = this.addWebAcl(
-        props.allowedSourceIps,
+        props.allowedSourceIps ?? [],
         props.wafRateLimit ?? Math.max(100, Math.ceil(props.throttleRateLimit * 300)),
       );
     } else {
       acknowledgeFinding(
         this.api.deploymentStage,
         'AwsSolutions-APIG3',
-        'No allowedSourceIps in context, so no WAF web ACL: an ACL without an allow-list would ' +
-          'only add cost. Deploy with -c allowedSourceIps=<gateway CIDRs> to attach one.',
+        'Deployed with waf=false: the operator chose to go without a web ACL (see ' +
+          'docs/deploy.md for what is lost: edge 413, per-address rate limit, allow-list).',
       );
     }
 
@@ -188,6 +223,21 @@ export class CallbackApi extends Construct {
       unavailable,
     );
     respond('Default5xx', ResponseType.DEFAULT_5XX, 503, 'Service Unavailable', unavailable);
+    // Over API Gateway's 10 MB (or with waf=false): the same problem body the function gives.
+    this.api.addGatewayResponse('RequestTooLarge', {
+      type: ResponseType.REQUEST_TOO_LARGE,
+      statusCode: '413',
+      responseHeaders: { 'Content-Type': "'application/problem+json'" },
+      templates: {
+        'application/json': JSON.stringify({
+          type: 'urn:callback-receiver:problem:payload-too-large',
+          title: 'Body too large',
+          status: 413,
+          detail: `The body is larger than ${maxBodyBytes} bytes; it was not recorded.`,
+          requestId: '$context.requestId',
+        }),
+      },
+    });
     respond(
       'StageThrottled',
       ResponseType.THROTTLED,
@@ -198,63 +248,119 @@ export class CallbackApi extends Construct {
   }
 
   /**
-   * WAF: allow only the gateway's addresses, and block an address above the rate limit even
-   * when it is allowed (a leaked key used from an allowed network, a runaway retry loop).
+   * WAF, in rule order: a body over the function's limit is refused with 413 before it costs an
+   * invocation (API Gateway alone would pass up to 10 MB, and 6–10 MB ends as a Lambda payload
+   * error answered 503, retried forever); an address above the rate limit gets 429 +
+   * Retry-After, retryable, even when it is allowed (a leaked key used from an allowed network,
+   * a runaway retry loop); then only the allow-list passes, when there is one. Refusals are
+   * problem bodies; the allow-list's names the source address, so it cannot be mistaken for the
+   * function's 403 for a hash that does not verify.
    */
   private addWebAcl(allowedSourceIps: readonly string[], rateLimit: number): CfnWebACL {
-    const ipv4 = allowedSourceIps.filter((cidr) => !isIpv6Cidr(cidr));
-    const ipv6 = allowedSourceIps.filter(isIpv6Cidr);
-    const ipSets = [
-      ...(ipv4.length > 0
-        ? [
-            new CfnIPSet(this, 'AllowedIpv4', {
-              scope: 'REGIONAL',
-              ipAddressVersion: 'IPV4',
-              addresses: ipv4,
-            }),
-          ]
-        : []),
-      ...(ipv6.length > 0
-        ? [
-            new CfnIPSet(this, 'AllowedIpv6', {
-              scope: 'REGIONAL',
-              ipAddressVersion: 'IPV6',
-              addresses: ipv6,
-            }),
-          ]
-        : []),
-    ];
-    const references = ipSets.map((set) => ({ ipSetReferenceStatement: { arn: set.attrArn } }));
-    const [only] = references;
-    const allowStatement =
-      references.length === 1 && only ? only : { orStatement: { statements: references } };
-
+    const stackName = Stack.of(this).stackName;
+    const problem = (type: string, title: string, status: number, detail: string) => ({
+      contentType: 'APPLICATION_JSON',
+      content: JSON.stringify({
+        type: `urn:callback-receiver:problem:${type}`,
+        title,
+        status,
+        detail,
+      }),
+    });
+    const refuse = (status: number, bodyKey: string, retryAfter?: number) => ({
+      block: {
+        customResponse: {
+          responseCode: status,
+          customResponseBodyKey: bodyKey,
+          responseHeaders: retryAfter
+            ? [{ name: 'Retry-After', value: String(retryAfter) }]
+            : undefined,
+        },
+      },
+    });
     const visibility = (metricName: string) => ({
       cloudWatchMetricsEnabled: true,
       metricName,
       sampledRequestsEnabled: true,
     });
+
+    const rules: CfnWebACL.RuleProperty[] = [
+      {
+        name: 'BodyTooLarge',
+        priority: 0,
+        action: refuse(413, 'bodyTooLarge'),
+        statement: {
+          sizeConstraintStatement: {
+            // A body longer than WAF inspects is "oversize": MATCH refuses it too.
+            fieldToMatch: { body: { oversizeHandling: 'MATCH' } },
+            comparisonOperator: 'GT',
+            size: maxBodyBytes,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
+        visibilityConfig: visibility('BodyTooLarge'),
+      },
+      {
+        name: 'RateLimitPerAddress',
+        priority: 1,
+        action: refuse(429, 'rateLimited', wafRetryAfterSeconds),
+        statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: rateLimit } },
+        visibilityConfig: visibility('RateLimitPerAddress'),
+      },
+    ];
+
+    const ipSets = (['IPV4', 'IPV6'] as const).flatMap((version) => {
+      const addresses = allowedSourceIps.filter(
+        (cidr) => isIpv6Cidr(cidr) === (version === 'IPV6'),
+      );
+      if (addresses.length === 0) return [];
+      const id = version === 'IPV4' ? 'AllowedIpv4' : 'AllowedIpv6';
+      return [new CfnIPSet(this, id, { scope: 'REGIONAL', ipAddressVersion: version, addresses })];
+    });
+    if (ipSets.length > 0) {
+      const references = ipSets.map((set) => ({ ipSetReferenceStatement: { arn: set.attrArn } }));
+      const [only] = references;
+      rules.push({
+        name: 'AllowPaymentGateway',
+        priority: 2,
+        action: { allow: {} },
+        statement:
+          references.length === 1 && only ? only : { orStatement: { statements: references } },
+        visibilityConfig: visibility('AllowPaymentGateway'),
+      });
+    }
+
     const webAcl = new CfnWebACL(this, 'WebAcl', {
+      name: `${stackName}-callbacks`,
       scope: 'REGIONAL',
-      description: 'Callback receiver: payment gateway addresses only, rate limited',
-      defaultAction: { block: {} },
-      visibilityConfig: visibility('CallbackReceiverWebAcl'),
-      rules: [
-        {
-          name: 'RateLimitPerAddress',
-          priority: 0,
-          action: { block: {} },
-          statement: { rateBasedStatement: { aggregateKeyType: 'IP', limit: rateLimit } },
-          visibilityConfig: visibility('RateLimitPerAddress'),
-        },
-        {
-          name: 'AllowPaymentGateway',
-          priority: 1,
-          action: { allow: {} },
-          statement: allowStatement,
-          visibilityConfig: visibility('AllowPaymentGateway'),
-        },
-      ],
+      description: 'Callback receiver: body size, per-address rate, payment gateway addresses',
+      defaultAction: ipSets.length > 0 ? refuse(403, 'sourceNotAllowed') : { allow: {} },
+      // WAF reads 16 KB of an API Gateway body unless told more; the size rule needs the whole
+      // limit (inspection above 16 KB is billed per extra 16 KB, see docs/deploy.md).
+      associationConfig: { requestBody: { API_GATEWAY: { defaultSizeInspectionLimit: 'KB_64' } } },
+      customResponseBodies: {
+        bodyTooLarge: problem(
+          'payload-too-large',
+          'Body too large',
+          413,
+          `The body is larger than ${maxBodyBytes} bytes; it was not recorded.`,
+        ),
+        rateLimited: problem(
+          'rate-limited',
+          'Too Many Requests',
+          429,
+          'Too many requests from this address. Retry after the Retry-After delay.',
+        ),
+        sourceNotAllowed: problem(
+          'source-address-not-allowed',
+          'Source address not allowed',
+          403,
+          'Requests are accepted only from the payment gateway’s registered addresses. This ' +
+            'is not a verdict on the callback: it was not read.',
+        ),
+      },
+      visibilityConfig: visibility(`${stackName}-callbacks`),
+      rules,
     });
     new CfnWebACLAssociation(this, 'WebAclAssociation', {
       resourceArn: this.api.deploymentStage.stageArn,

@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { Stage } from 'aws-cdk-lib/aws-apigateway';
 import {
   Dashboard,
@@ -8,14 +8,17 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { type ITable, Operation } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { outcomes } from '../../lambda/observability/metric-names.js';
-import { outcomeMetric } from './outcome-metrics.js';
+import { eventMetrics, outcomes } from '../../lambda/observability/metric-names.js';
+import { serviceMetric } from './service-metric.js';
 
 export interface CallbackDashboardProps {
   readonly stage: Stage;
   readonly function: IFunction;
   readonly table: ITable;
+  /** The stream consumer and its dead-letter queue, for the events row. */
+  readonly events: { readonly function: IFunction; readonly deadLetterQueue: IQueue };
 }
 
 const period = Duration.minutes(1);
@@ -35,6 +38,8 @@ export class CallbackDashboard extends Construct {
       );
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
+      // Named after the stack, so two stacks in one account each get their own.
+      dashboardName: Stack.of(this).stackName,
       defaultInterval: Duration.hours(3),
     });
 
@@ -43,7 +48,7 @@ export class CallbackDashboard extends Construct {
         title: 'Callbacks per outcome',
         width: 24,
         stacked: true,
-        left: outcomes.map((outcome) => outcomeMetric(outcome, { period })),
+        left: outcomes.map((outcome) => serviceMetric(this, outcome, { period })),
       }),
     );
 
@@ -79,7 +84,9 @@ export class CallbackDashboard extends Construct {
         left: [
           fn.metricErrors({ statistic: 'Sum', period, label: 'Errors' }),
           fn.metricThrottles({ statistic: 'Sum', period, label: 'Throttles' }),
-          outcomeMetric('StoreUnavailable', { period }),
+          serviceMetric(this, 'StoreUnavailable', { period }),
+          serviceMetric(this, 'KeysUnavailable', { period }),
+          serviceMetric(this, 'ItemRejected', { period }),
         ],
       }),
       new GraphWidget({
@@ -90,6 +97,38 @@ export class CallbackDashboard extends Construct {
             operations: [Operation.PUT_ITEM, Operation.GET_ITEM],
             statistic: 'Sum',
             period,
+          }),
+        ],
+      }),
+    );
+
+    // The hand-off to the systems that act on a transaction: what was published, what was not,
+    // how far behind the table the consumer is, and what waits in the dead-letter queue.
+    this.dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Events: published / not published',
+        width: 8,
+        left: Object.values(eventMetrics).map((name) => serviceMetric(this, name, { period })),
+      }),
+      new GraphWidget({
+        title: 'Events: stream lag (ms)',
+        width: 8,
+        left: [
+          props.events.function.metric('IteratorAge', {
+            statistic: 'Maximum',
+            period,
+            label: 'Iterator age',
+          }),
+        ],
+      }),
+      new GraphWidget({
+        title: 'Events: dead-letter queue',
+        width: 8,
+        left: [
+          props.events.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+            statistic: 'Maximum',
+            period,
+            label: 'Batches waiting for redrive',
           }),
         ],
       }),

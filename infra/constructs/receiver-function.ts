@@ -1,18 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HashMode } from '../../lambda/config/config.js';
-import {
-  defaultMetricsNamespace as metricsNamespace,
-  serviceName,
-} from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
-import { functionDefaults } from './function-defaults.js';
+import { ServiceFunction } from './service-function.js';
 
 /** The handler module, relative to this file: `lambda/receiver.ts` at the repository root. */
 export const handlerEntry = fileURLToPath(new URL('../../lambda/receiver.ts', import.meta.url));
@@ -49,7 +45,17 @@ export interface ReceiverFunctionProps {
    * @default - AWS-owned/AWS-managed keys, no KMS permission needed
    */
   readonly encryptionKey?: IKey;
+  /**
+   * The customer-managed key of an existing secret (`existingSecretKeyArn`).
+   * @default - the secret's key needs no grant (AWS-managed, or the stack's own key)
+   */
+  readonly secretKeyArn?: string;
   readonly logRetention: RetentionDays;
+  /**
+   * Concurrent executions reserved for, and capped at, the receiver.
+   * @default - the account's unreserved pool
+   */
+  readonly reservedConcurrency?: number;
   /**
    * The handler module.
    * @default lambda/receiver.ts
@@ -67,39 +73,26 @@ export class ReceiverFunction extends Construct {
     super(scope, id);
     const { region, urlSuffix } = Stack.of(this);
 
-    // Our own log group: retention is ours to set, and the role can be scoped to it.
-    this.logGroup = new LogGroup(this, 'LogGroup', {
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    // An explicit role instead of AWSLambdaBasicExecutionRole, whose log permissions cover
-    // every log group in the account.
-    this.role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Callback receiver: write its own logs, put/get transactions, read its API keys',
-    });
-    this.logGroup.grantWrite(this.role);
-
-    this.function = new NodejsFunction(this, 'Function', {
-      ...functionDefaults,
+    const built = new ServiceFunction(this, 'Function', {
       entry: props.entry ?? handlerEntry,
+      description: 'Receives payment-gateway completion callbacks and records them once',
+      roleDescription:
+        'Callback receiver: write its own logs, put/get transactions, read its API keys',
       memorySize: functionMemoryMb,
       timeout: functionTimeout,
-      role: this.role,
-      logGroup: this.logGroup,
-      description: 'Receives payment-gateway completion callbacks and records them once',
+      logRetention: props.logRetention,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {
         TABLE_NAME: props.table.tableName,
         CALLBACK_API_KEY_SECRET_ID: props.secretId,
         HASH_MODE: props.hashMode ?? 'if-present',
         DYNAMODB_TIMEOUT_MS: String(dynamodbTimeoutMs),
         DYNAMODB_MAX_ATTEMPTS: String(dynamodbMaxAttempts),
-        POWERTOOLS_SERVICE_NAME: serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
-        POWERTOOLS_LOG_LEVEL: 'INFO',
       },
     });
+    this.function = built;
+    this.logGroup = built.functionLogGroup;
+    this.role = built.executionRole;
 
     // Data plane, written out instead of `grantReadWriteData` (which adds Scan, Query,
     // BatchWriteItem, UpdateItem, DeleteItem...). Conflict audit records are PutItem too.
@@ -140,15 +133,21 @@ export class ReceiverFunction extends Construct {
       );
     }
 
-    // Active tracing makes CDK add xray:PutTraceSegments and xray:PutTelemetryRecords on "*".
-    // Those two actions do not support resource-level permissions: "*" is the only valid value.
-    acknowledgeFinding(
-      this.role.node.tryFindChild('DefaultPolicy') ?? this.role,
-      'AwsSolutions-IAM5[Resource::*]',
-      'Only the X-Ray statement CDK adds for active tracing (xray:PutTraceSegments, ' +
-        'xray:PutTelemetryRecords) uses "*": these actions have no resource-level permissions. ' +
-        'DynamoDB, Secrets Manager and KMS statements name their single resource.',
-    );
+    if (props.secretKeyArn) {
+      // An existing secret under its own key: Secrets Manager decrypts with the caller's
+      // permission, so the function may use that key through Secrets Manager only.
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          sid: 'DecryptApiKeysThroughSecretsManager',
+          effect: Effect.ALLOW,
+          actions: ['kms:Decrypt'],
+          resources: [props.secretKeyArn],
+          conditions: {
+            StringEquals: { 'kms:ViaService': `secretsmanager.${region}.${urlSuffix}` },
+          },
+        }),
+      );
+    }
 
     // Synchronous invocation only (API Gateway proxy): the caller gets the error and retries,
     // so there is no asynchronous event that a DLQ or failure destination could keep.

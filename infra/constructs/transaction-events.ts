@@ -1,29 +1,27 @@
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import {
-  Alarm,
-  ComparisonOperator,
-  type IMetric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
-import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Duration, Stack } from 'aws-cdk-lib';
+import { type Alarm, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { type Archive, EventBus } from 'aws-cdk-lib/aws-events';
-import { Effect, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { type Archive, type CfnArchive, type CfnEventBus, EventBus } from 'aws-cdk-lib/aws-events';
+import {
+  AnyPrincipal,
+  Effect,
+  PolicyStatement,
+  type Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventSource } from '../../lambda/events/transaction-event.js';
-import {
-  defaultMetricsNamespace as metricsNamespace,
-  serviceName,
-} from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
-import { functionDefaults } from './function-defaults.js';
+import { alarmToTopic } from './alarm-to-topic.js';
+import { ServiceFunction } from './service-function.js';
 
 /** The stream consumer's module: `lambda/stream-consumer.ts` at the repository root. */
 export const streamHandlerEntry = fileURLToPath(
@@ -51,11 +49,20 @@ export interface TransactionEventsProps {
    */
   readonly archiveRetention?: Duration;
   /**
-   * Retries of a failing batch before its metadata goes to the dead-letter queue. Splitting the
-   * batch (bisect) does not count. Every retry holds back the records behind it in the shard.
-   * @default 10
+   * How long a failing record is retried before its batch's metadata goes to the dead-letter
+   * queue. Retries are not counted but bounded by age: a consumer that fails fast (as it does
+   * when EventBridge is down) would spend any retry count in seconds, while an age lets an
+   * outage shorter than it recover by itself. It is also the longest a record that can never be
+   * published holds back the records behind it in its shard (the lag alarm fires at 10 minutes).
+   * At most the stream's 24 hours.
+   * @default Duration.hours(1)
    */
-  readonly retryAttempts?: number;
+  readonly maxRecordAge?: Duration;
+  /**
+   * Customer-managed key for the bus, its archive and the dead-letter queue.
+   * @default - AWS-owned keys (bus, archive) and SQS-managed encryption (queue)
+   */
+  readonly encryptionKey?: IKey;
 }
 
 /**
@@ -79,8 +86,14 @@ export class TransactionEvents extends Construct {
       throw new Error('TransactionEvents needs a table with a stream (NEW_IMAGE)');
     }
 
+    const maxRecordAge = props.maxRecordAge ?? Duration.hours(1);
+    if (maxRecordAge.toSeconds() < 60 || maxRecordAge.toSeconds() > Duration.days(1).toSeconds()) {
+      throw new Error(`${this.node.path}: maxRecordAge must be from 1 minute to 24 hours`);
+    }
+
     this.bus = new EventBus(this, 'Bus', {
       description: 'Callback receiver: Transaction Completed and Transaction Conflict events',
+      kmsKey: props.encryptionKey,
     });
     // Everything this product publishes, so any consumer can be replayed from here.
     this.archive = this.bus.archive('Archive', {
@@ -88,15 +101,20 @@ export class TransactionEvents extends Construct {
       eventPattern: { source: [eventSource] },
       retention: props.archiveRetention ?? Duration.days(90),
     });
+    if (props.encryptionKey) {
+      this.encryptArchive(props.encryptionKey);
+    }
 
-    // Holds batch metadata only (shard, sequence numbers, times; never transaction data): the
-    // README says how to redrive from it. SQS-managed encryption even with the stack's key: a
-    // KMS queue would need the consumer to hold kms:GenerateDataKey* and kms:ReEncrypt* for
-    // nothing secret. 14 days, the maximum: redriving from the table works after the stream's 24 h.
+    // Holds batch metadata only (shard, sequence numbers, times; never transaction data):
+    // docs/operations.md says how to redrive from it. Under the stack's key when there is one,
+    // so every store of the product is covered by it. 14 days, the maximum: redriving from the
+    // table works after the stream's 24 h.
     this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
       retentionPeriod: Duration.days(14),
       enforceSSL: true,
-      encryption: QueueEncryption.SQS_MANAGED,
+      ...(props.encryptionKey
+        ? { encryption: QueueEncryption.KMS, encryptionMasterKey: props.encryptionKey }
+        : { encryption: QueueEncryption.SQS_MANAGED }),
     });
     acknowledgeFinding(
       this.deadLetterQueue,
@@ -111,33 +129,18 @@ export class TransactionEvents extends Construct {
         'they name, so there is no consumer whose failures would need a further queue.',
     );
 
-    this.logGroup = new LogGroup(this, 'LogGroup', {
-      retention: props.logRetention,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    this.role = new Role(this, 'Role', {
-      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: 'Transaction events: read the table stream, put events on its bus, own logs',
-    });
-    this.logGroup.grantWrite(this.role);
-
-    // Runtime, architecture, tracing and bundling as in ReceiverFunction (receiver-function.ts);
-    // a test in transaction-events.test.ts fails if the two drift apart.
-    this.function = new NodejsFunction(this, 'Function', {
-      ...functionDefaults,
+    const consumer = new ServiceFunction(this, 'Function', {
       entry: streamHandlerEntry,
+      description: 'Publishes newly recorded transactions from the table stream to EventBridge',
+      roleDescription: 'Transaction events: read the table stream, put events on its bus, own logs',
       memorySize: 256,
       timeout: consumerTimeout,
-      role: this.role,
-      logGroup: this.logGroup,
-      description: 'Publishes newly recorded transactions from the table stream to EventBridge',
-      environment: {
-        EVENT_BUS_NAME: this.bus.eventBusName,
-        POWERTOOLS_SERVICE_NAME: serviceName,
-        POWERTOOLS_METRICS_NAMESPACE: metricsNamespace,
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-      },
+      logRetention: props.logRetention,
+      environment: { EVENT_BUS_NAME: this.bus.eventBusName },
     });
+    this.function = consumer;
+    this.logGroup = consumer.functionLogGroup;
+    this.role = consumer.executionRole;
 
     // PutEvents on this bus only, written out rather than `grantPutEventsTo` to carry a sid.
     this.function.addToRolePolicy(
@@ -161,20 +164,36 @@ export class TransactionEvents extends Construct {
         batchSize: streamBatchSize,
         bisectBatchOnError: true,
         reportBatchItemFailures: true,
-        retryAttempts: props.retryAttempts ?? 10,
+        retryAttempts: -1,
+        maxRecordAge,
         onFailure: new SqsDlq(this.deadLetterQueue),
         filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT') })],
       }),
     );
-    // CDK's stream read grant adds dynamodb:ListStreams on "*", and active tracing adds
-    // xray:PutTraceSegments/PutTelemetryRecords on "*": none of them takes a resource.
-    acknowledgeFinding(
-      this.role.node.tryFindChild('DefaultPolicy') ?? this.role,
-      'AwsSolutions-IAM5[Resource::*]',
-      'Only dynamodb:ListStreams (added by the stream read grant) and the X-Ray actions of ' +
-        'active tracing use "*": none of them supports resource-level permissions. Stream ' +
-        'reads, PutEvents and SendMessage name their single resource.',
+    // Only the consumer publishes here: without this policy anyone in the account holding
+    // events:PutEvents could put a "Transaction Completed" that consumers would credit. The
+    // archive's replays come from EventBridge itself and are not PutEvents calls.
+    this.bus.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'OnlyTheConsumerPublishes',
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ['events:PutEvents'],
+        resources: [this.bus.eventBusArn],
+        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.role.roleArn } },
+      }),
     );
+    if (props.encryptionKey) {
+      // Sending to a queue under the stack's key: CDK's grant names the one key.
+      for (const action of ['kms:GenerateDataKey*', 'kms:ReEncrypt*']) {
+        acknowledgeFinding(
+          this.role.node.tryFindChild('DefaultPolicy') ?? this.role,
+          `AwsSolutions-IAM5[Action::${action}]`,
+          'Granted by CDK so the stream mapping can put failed batches on the dead-letter ' +
+            'queue under the stack key; the statement names that single key.',
+        );
+      }
+    }
     acknowledgeFinding(
       this.function,
       'Serverless-LambdaDLQ',
@@ -182,47 +201,70 @@ export class TransactionEvents extends Construct {
         'batches go to the mapping’s on-failure destination (the SQS dead-letter queue).',
     );
 
-    // One message is a batch not published after every retry: someone has to redrive it.
-    this.alarm('DeadLetters', props.alarmTopic, {
-      metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
-        statistic: 'Maximum',
-        period: Duration.minutes(1),
+    // One message is a batch not published after every retry: someone has to redrive it. SQS
+    // publishes queue metrics only while the queue is active (messages in it, or a call on it
+    // in the last 6 hours): a missing point keeps the last state (IGNORE), so an alarm raised
+    // for a message stays raised until a point shows the queue empty.
+    this.alarms.push(
+      alarmToTopic(this, 'DeadLetters', {
+        topic: props.alarmTopic,
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          statistic: 'Maximum',
+          period: Duration.minutes(1),
+        }),
+        threshold: 1,
+        treatMissingData: TreatMissingData.IGNORE,
+        description:
+          'Transaction events were not published after all retries: their stream batch is in ' +
+          'the dead-letter queue. Redrive it (docs/operations.md) within 24 hours.',
       }),
-      threshold: 1,
-      description:
-        'Transaction events were not published after all retries: their stream batch is in the ' +
-        'dead-letter queue. Redrive it (README, Downstream events) within 24 hours.',
-    });
-    // The age of the newest record read: it grows while a batch is retried or the consumer lags.
-    this.alarm('StreamLag', props.alarmTopic, {
-      metric: this.function.metric('IteratorAge', {
-        statistic: 'Maximum',
-        period: Duration.minutes(5),
+    );
+    // The age of the newest record read: it grows while a batch is retried or the consumer
+    // lags. Published per invocation: no invocation means nothing is waiting.
+    this.alarms.push(
+      alarmToTopic(this, 'StreamLag', {
+        topic: props.alarmTopic,
+        metric: this.function.metric('IteratorAge', {
+          statistic: 'Maximum',
+          period: Duration.minutes(5),
+        }),
+        threshold: Duration.minutes(10).toMilliseconds(),
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        description:
+          'Transaction events are more than 10 minutes behind the table: a batch is being ' +
+          'retried or the consumer cannot keep up.',
       }),
-      threshold: Duration.minutes(10).toMilliseconds(),
-      description:
-        'Transaction events are more than 10 minutes behind the table: a batch is being ' +
-        'retried or the consumer cannot keep up.',
-    });
+    );
   }
-
-  private alarm(
-    id: string,
-    topic: ITopic,
-    options: { metric: IMetric; threshold: number; description: string },
-  ): void {
-    const alarm = new Alarm(this, id, {
-      metric: options.metric,
-      threshold: options.threshold,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      // No traffic is not a failure.
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: options.description,
+  /**
+   * The archive under the stack's key. Not through the Archive's `kmsKey`: its key statement
+   * names the bus by reference while the bus names the key, a cycle CloudFormation refuses.
+   * Here the bus is named by the ARN built from its generated (literal) name, as the bus's own
+   * key statement does; that statement already grants Decrypt and GenerateDataKey, the archive
+   * also needs ReEncrypt.
+   */
+  private encryptArchive(key: IKey): void {
+    const busName = (this.bus.node.defaultChild as CfnEventBus).name;
+    const stack = Stack.of(this);
+    const busArn = stack.formatArn({
+      service: 'events',
+      resource: 'event-bus',
+      resourceName: busName,
     });
-    const action = new SnsAction(topic);
-    alarm.addAlarmAction(action);
-    alarm.addOkAction(action);
-    this.alarms.push(alarm);
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'AllowEventBridgeArchiveToReEncrypt',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
+        actions: ['kms:ReEncrypt*'],
+        resources: ['*'],
+        conditions: {
+          StringEquals: {
+            'aws:SourceAccount': stack.account,
+            'kms:EncryptionContext:aws:events:event-bus:arn': busArn,
+          },
+        },
+      }),
+    );
+    (this.archive.node.defaultChild as CfnArchive).kmsKeyIdentifier = key.keyArn;
   }
 }

@@ -27,6 +27,21 @@ function dashboardWidgets(): { properties: { title: string; metrics: unknown[][]
   return JSON.parse(json).widgets;
 }
 
+/** The synthesized alarm named `CallbackReceiver-<id>`. */
+function alarm(id: string): Record<string, unknown> {
+  const found = Object.values(
+    template.findResources('AWS::CloudWatch::Alarm', {
+      Properties: { AlarmName: `CallbackReceiver-${id}` },
+    }),
+  );
+  expect(found, id).toHaveLength(1);
+  return (found[0] as { Properties: Record<string, unknown> }).Properties;
+}
+const expressionOf = (properties: Record<string, unknown>) =>
+  (properties.Metrics as { Expression?: string; ReturnData?: boolean }[]).find(
+    (metric) => metric.Expression !== undefined && metric.ReturnData !== false,
+  )?.Expression;
+
 describe('alarms', () => {
   test('notify an SNS topic that refuses unencrypted publishing', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -41,12 +56,25 @@ describe('alarms', () => {
     });
   });
 
-  test('every alarm notifies the topic on alarm and on recovery', () => {
+  test('every alarm is named after the stack and notifies the topic on alarm and on recovery', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    // The receiver's six, and the transaction events' dead-letter and stream-lag alarms.
-    expect(alarms).toHaveLength(8);
-    for (const alarm of alarms) {
-      expect(alarm.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
+    expect(alarms.map((found) => found.Properties.AlarmName).sort()).toEqual(
+      [
+        'AuthFailureSpike',
+        'Conflict',
+        'DeadLetters',
+        'DynamoDbThrottles',
+        'EdgeRejections',
+        'FunctionErrors',
+        'FunctionThrottles',
+        'ItemRejected',
+        'KeysUnavailable',
+        'ServerErrorRate',
+        'StreamLag',
+      ].map((id) => `CallbackReceiver-${id}`),
+    );
+    for (const found of alarms) {
+      expect(found.Properties).toMatchObject({ AlarmActions: [topicArn], OKActions: [topicArn] });
     }
   });
 
@@ -54,77 +82,110 @@ describe('alarms', () => {
     template.resourceCountIs('AWS::SNS::Subscription', 0);
   });
 
-  test('fire on a 5xx rate above 5% at the stage', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Namespace: 'AWS/ApiGateway',
-      MetricName: '5XXError',
-      Statistic: 'Average',
+  test('ServerErrorRate: a sustained 5xx share above 5% pages, one 503 among ten requests does not', () => {
+    const properties = alarm('ServerErrorRate');
+    // Judged per minute only from 20 requests on (the volume floor), 3 bad minutes of 5.
+    expect(expressionOf(properties)).toBe('IF(requests >= 20, errors / requests, 0)');
+    expect(properties).toMatchObject({
       Threshold: 0.05,
       ComparisonOperator: 'GreaterThanThreshold',
+      EvaluationPeriods: 5,
+      DatapointsToAlarm: 3,
+      TreatMissingData: 'notBreaching',
     });
+    const metrics = JSON.stringify(properties.Metrics);
+    expect(metrics).toContain('"MetricName":"5XXError"');
+    expect(metrics).toContain('"MetricName":"Count"');
   });
 
-  test('fire on any Lambda error', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+  test('FunctionErrors: a crash or timeout of the receiver pages at once', () => {
+    expect(alarm('FunctionErrors')).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'Errors',
       Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(stack.function.functionName) }],
       Threshold: 1,
+      TreatMissingData: 'notBreaching',
     });
   });
 
-  test('fire on any Lambda throttle', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+  test('FunctionThrottles: the reserved concurrency running out pages', () => {
+    expect(alarm('FunctionThrottles')).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'Throttles',
       Threshold: 1,
+      TreatMissingData: 'notBreaching',
     });
   });
 
-  test('fire on any 409 conflict', () => {
-    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+  test.each([
+    ['Conflict', 'a reference reused with different content (409)'],
+    ['ItemRejected', 'DynamoDB refusing the item itself (500)'],
+    ['KeysUnavailable', 'the API keys unreadable (503)'],
+  ])('%s: one callback answered for %s pages; no such answer is no alarm', (id) => {
+    expect(alarm(id)).toMatchObject({
       Namespace: 'CallbackReceiver',
-      MetricName: 'Conflict',
+      MetricName: id,
       Dimensions: [{ Name: 'service', Value: 'callback-receiver' }],
       Statistic: 'Sum',
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      // EMF metrics exist only for minutes with such an answer.
+      TreatMissingData: 'notBreaching',
     });
   });
 
-  test('fire on a spike of 401 + 403 answers', () => {
+  test('AuthFailureSpike: 20 refusals in 5 minutes page even when all are 401 and none 403', () => {
+    const properties = alarm('AuthFailureSpike');
+    // Without FILL, a window with 401 points and no 403 point adds up to no value at all.
+    expect(expressionOf(properties)).toBe('FILL(unauthorized, 0) + FILL(hashRejected, 0)');
+    expect(properties).toMatchObject({ Threshold: 20, TreatMissingData: 'notBreaching' });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-      Threshold: 20,
-      Metrics: Match.arrayWith([
-        Match.objectLike({ Expression: 'unauthorized + hashRejected' }),
-        outcomeMetric('Unauthorized'),
-        outcomeMetric('HashRejected'),
-      ]),
+      AlarmName: 'CallbackReceiver-AuthFailureSpike',
+      Metrics: Match.arrayWith([outcomeMetric('Unauthorized'), outcomeMetric('HashRejected')]),
     });
   });
 
-  test('fire on DynamoDB throttling of PutItem or GetItem', () => {
+  test('EdgeRejections: requests refused before the function (WAF blocks, 4xx at the stage) page from 50 in 5 minutes', () => {
+    const properties = alarm('EdgeRejections');
+    expect(expressionOf(properties)).toBe('FILL(stage4xx, 0) + FILL(wafBlocked, 0)');
+    expect(properties).toMatchObject({ Threshold: 50, TreatMissingData: 'notBreaching' });
+    const metrics = JSON.stringify(properties.Metrics);
+    expect(metrics).toContain('"MetricName":"4XXError"');
+    expect(metrics).toContain('"MetricName":"BlockedRequests","Namespace":"AWS/WAFV2"');
+    expect(metrics).toContain('{"Name":"WebACL","Value":"CallbackReceiver-callbacks"}');
+  });
+
+  test('DynamoDbThrottles: a throttled PutItem or GetItem pages, and the alarm clears when throttling stops', () => {
+    const properties = alarm('DynamoDbThrottles');
+    // AWS/DynamoDB publishes only throttled minutes; FILL gives the zeros that clear the alarm.
+    expect(expressionOf(properties)).toBe('FILL(throttled, 0)');
+    expect(properties).toMatchObject({ Threshold: 1, TreatMissingData: 'notBreaching' });
     for (const operation of ['PutItem', 'GetItem']) {
-      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
-        Metrics: Match.arrayWith([
-          Match.objectLike({
-            MetricStat: Match.objectLike({
-              Metric: Match.objectLike({
-                Namespace: 'AWS/DynamoDB',
-                MetricName: 'ThrottledRequests',
-                Dimensions: Match.arrayWith([{ Name: 'Operation', Value: operation }]),
-              }),
-            }),
-          }),
-        ]),
-      });
+      expect(JSON.stringify(properties.Metrics)).toContain(
+        `{"Name":"Operation","Value":"${operation}"}`,
+      );
     }
   });
 
-  test('treat no traffic as OK', () => {
-    for (const alarm of Object.values(template.findResources('AWS::CloudWatch::Alarm'))) {
-      expect(alarm.Properties.TreatMissingData).toBe('notBreaching');
-    }
+  test('DeadLetters: a batch in the dead-letter queue pages, and stays raised while SQS is silent', () => {
+    expect(alarm('DeadLetters')).toMatchObject({
+      Namespace: 'AWS/SQS',
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Statistic: 'Maximum',
+      Threshold: 1,
+      // SQS stops publishing for an idle queue: a gap keeps the last state.
+      TreatMissingData: 'ignore',
+    });
+  });
+
+  test('StreamLag: events ten minutes behind the table page', () => {
+    expect(alarm('StreamLag')).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'IteratorAge',
+      Statistic: 'Maximum',
+      Threshold: 600_000,
+      TreatMissingData: 'notBreaching',
+    });
   });
 });
 
@@ -162,6 +223,21 @@ describe('dashboard', () => {
     const errors = widgets.filter((widget) => widget.properties.title.startsWith('Errors'));
     const text = JSON.stringify(errors);
     for (const metric of ['5XXError', '4XXError', 'Errors', 'Throttles', 'ThrottledRequests']) {
+      expect(text).toContain(`"${metric}"`);
+    }
+  });
+
+  test('graphs the events row: published and not, stream lag, batches in the dead-letter queue', () => {
+    const text = JSON.stringify(
+      widgets.filter((widget) => widget.properties.title.startsWith('Events')),
+    );
+    for (const metric of [
+      'EventsPublished',
+      'EventsNotPublished',
+      'UnpublishableRecords',
+      'IteratorAge',
+      'ApproximateNumberOfMessagesVisible',
+    ]) {
       expect(text).toContain(`"${metric}"`);
     }
   });

@@ -1,5 +1,9 @@
 import { Capture, Match } from 'aws-cdk-lib/assertions';
+import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
+import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { describe, expect, test } from 'vitest';
+import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { propertiesOf, synthesize } from './synth.js';
 
 const synth = synthesize();
@@ -97,8 +101,90 @@ describe('callback API', () => {
     });
   });
 
-  test('attaches no WAF web ACL when no allow-list is given', () => {
-    template.resourceCountIs('AWS::WAFv2::WebACL', 0);
-    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+  test('passes every body to the function as bytes (base64), whatever its Content-Type', () => {
+    template.hasResourceProperties('AWS::ApiGateway::RestApi', { BinaryMediaTypes: ['*/*'] });
+  });
+
+  test('creates the execution log group with the retention, before the stage can write to it', () => {
+    const executionLogs = propertiesOf(synth, stack.api.executionLogGroup);
+    expect(JSON.stringify(executionLogs.LogGroupName)).toContain('API-Gateway-Execution-Logs_');
+    expect(executionLogs.RetentionInDays).toBe(90);
+    const stageId = stack.getLogicalId(stack.api.api.deploymentStage.node.defaultChild as CfnStage);
+    const logGroupId = stack.getLogicalId(
+      stack.api.executionLogGroup.node.defaultChild as CfnLogGroup,
+    );
+    expect(template.toJSON().Resources[stageId].DependsOn).toContain(logGroupId);
+  });
+
+  test('answers a body over API Gateway’s own limit with the function’s 413 problem', () => {
+    template.hasResourceProperties('AWS::ApiGateway::GatewayResponse', {
+      ResponseType: 'REQUEST_TOO_LARGE',
+      StatusCode: '413',
+      ResponseTemplates: {
+        'application/json': Match.stringLikeRegexp(
+          'urn:callback-receiver:problem:payload-too-large',
+        ),
+      },
+    });
+  });
+});
+
+describe('WAF web ACL (default, no allow-list)', () => {
+  const acl = propertiesOf(synth, stack.api.webAcl as CfnWebACL) as {
+    DefaultAction: unknown;
+    Rules: { Name: string; Priority: number; Action: unknown; Statement: unknown }[];
+    CustomResponseBodies: Record<string, { Content: string }>;
+    AssociationConfig: unknown;
+    Name: string;
+  };
+  const rule = (name: string) => acl.Rules.find((found) => found.Name === name);
+  const body = (key: string) => JSON.parse(acl.CustomResponseBodies[key]?.Content ?? '{}');
+
+  test('is attached to the stage, named after the stack, and lets every address through', () => {
+    expect(acl.Name).toBe('CallbackReceiver-callbacks');
+    expect(acl.DefaultAction).toEqual({ Allow: {} });
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+    template.resourceCountIs('AWS::WAFv2::IPSet', 0);
+  });
+
+  test('refuses a body over the function’s 64 KiB limit with 413 before it reaches the function', () => {
+    expect(rule('BodyTooLarge')).toMatchObject({
+      Priority: 0,
+      Action: {
+        Block: { CustomResponse: { ResponseCode: 413, CustomResponseBodyKey: 'bodyTooLarge' } },
+      },
+      Statement: {
+        SizeConstraintStatement: {
+          FieldToMatch: { Body: { OversizeHandling: 'MATCH' } },
+          ComparisonOperator: 'GT',
+          Size: maxBodyBytes,
+        },
+      },
+    });
+    // WAF must read the whole limit, not its 16 KB default, for the size rule to be exact.
+    expect(acl.AssociationConfig).toEqual({
+      RequestBody: { API_GATEWAY: { DefaultSizeInspectionLimit: 'KB_64' } },
+    });
+    expect(body('bodyTooLarge')).toMatchObject({
+      type: 'urn:callback-receiver:problem:payload-too-large',
+      status: 413,
+    });
+  });
+
+  test('answers an address over the rate limit 429 with Retry-After: retryable, not final', () => {
+    expect(rule('RateLimitPerAddress')).toMatchObject({
+      Priority: 1,
+      Action: {
+        Block: {
+          CustomResponse: {
+            ResponseCode: 429,
+            ResponseHeaders: [{ Name: 'Retry-After', Value: '60' }],
+          },
+        },
+      },
+      // Default: the stage rate (100/s) over WAF's 5-minute window.
+      Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 100 * 300 } },
+    });
+    expect(body('rateLimited')).toMatchObject({ status: 429, title: 'Too Many Requests' });
   });
 });

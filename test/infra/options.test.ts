@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { describe, expect, test } from 'vitest';
 import { configSchema } from '../../lambda/config/config.js';
 import { everythingOn, functionRoleStatements, propertiesOf, synthesize } from './synth.js';
@@ -39,17 +40,35 @@ describe('with allowedSourceIps', () => {
     });
   });
 
-  test('blocks an address above the rate limit before the allow rule', () => {
+  test('rate-limits an address before the allow rule, at the stage rate over 5 minutes', () => {
     template.hasResourceProperties('AWS::WAFv2::WebACL', {
       Rules: Match.arrayWith([
         Match.objectLike({
-          Priority: 0,
-          Action: { Block: {} },
-          // Default: the stage rate (50/s) over WAF's 5-minute window.
+          Name: 'RateLimitPerAddress',
+          Priority: 1,
           Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 50 * 300 } },
         }),
+        Match.objectLike({ Name: 'AllowPaymentGateway', Priority: 2 }),
       ]),
     });
+  });
+
+  test('refuses any other address with a problem that names the source, not the hash', () => {
+    const acl = propertiesOf(synth, stack.api.webAcl as CfnWebACL) as {
+      DefaultAction: unknown;
+      CustomResponseBodies: Record<string, { Content: string }>;
+    };
+    expect(acl.DefaultAction).toEqual({
+      Block: {
+        CustomResponse: { ResponseCode: 403, CustomResponseBodyKey: 'sourceNotAllowed' },
+      },
+    });
+    const problem = JSON.parse(acl.CustomResponseBodies.sourceNotAllowed?.Content ?? '{}');
+    expect(problem).toMatchObject({
+      type: 'urn:callback-receiver:problem:source-address-not-allowed',
+      status: 403,
+    });
+    expect(problem.type).not.toBe('urn:callback-receiver:problem:hash-mismatch');
   });
 });
 
@@ -82,10 +101,18 @@ describe('with customerManagedKey', () => {
           Match.objectLike({
             Principal: { Service: 'cloudwatch.amazonaws.com' },
             Action: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+            // Only this account's alarms may use the key.
+            Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
           }),
         ]),
       }),
     });
+  });
+
+  test('encrypts the event bus, its archive and the dead-letter queue with it', () => {
+    template.hasResourceProperties('AWS::Events::EventBus', { KmsKeyIdentifier: keyArn });
+    template.hasResourceProperties('AWS::Events::Archive', { KmsKeyIdentifier: keyArn });
+    template.hasResourceProperties('AWS::SQS::Queue', { KmsMasterKeyId: keyArn });
   });
 
   test('lets the function decrypt with it only through DynamoDB and Secrets Manager', () => {

@@ -9,8 +9,9 @@ import {
 import { addNagChecks } from '../../infra/nag.js';
 
 /** The feature flags from cdk.json, so tests synthesize exactly what `cdk synth` does. */
-const cdkContext = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'))
-  .context as Record<string, unknown>;
+export const cdkContext = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context as Record<string, unknown>;
 
 export interface Synthesized {
   readonly app: App;
@@ -35,7 +36,7 @@ export function buildApp(props: CallbackReceiverStackProps = {}): {
   stack: CallbackReceiverStack;
 } {
   const app = new App({ context: cdkContext });
-  const stack = new CallbackReceiverStack(app, 'CallbackReceiver', props);
+  const stack = new CallbackReceiverStack(app, props.stackName ?? 'CallbackReceiver', props);
   addNagChecks(app);
   return { app, stack };
 }

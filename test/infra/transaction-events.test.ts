@@ -65,11 +65,14 @@ describe('transaction events: stream consumer', () => {
     });
   });
 
-  test('reports failures per record and splits a failing batch, with bounded retries', () => {
+  test('reports failures per record, splits a failing batch, and retries a record for up to an hour', () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
+      // Bounded by age, not count: an EventBridge outage shorter than an hour recovers by
+      // itself however fast the consumer fails; a record never publishable waits an hour at most.
+      MaximumRetryAttempts: -1,
+      MaximumRecordAgeInSeconds: 3600,
     });
   });
 
@@ -163,6 +166,19 @@ describe('transaction events: lag', () => {
 });
 
 describe('transaction events: permissions', () => {
+  test('the bus refuses PutEvents from anyone but the consumer’s role', () => {
+    template.hasResourceProperties('AWS::Events::EventBusPolicy', {
+      EventBusName: stack.resolve(events.bus.eventBusName),
+      Statement: Match.objectLike({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'events:PutEvents',
+        Resource: stack.resolve(events.bus.eventBusArn),
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': stack.resolve(events.role.roleArn) } },
+      }),
+    });
+  });
+
   test('may put events on its own bus and nowhere else', () => {
     const put = withActions('events:');
     expect(put.map(actionsOf)).toEqual([['events:PutEvents']]);
@@ -197,12 +213,19 @@ describe('transaction events: permissions', () => {
     ]);
   });
 
-  test('with a customer-managed key, may decrypt with that key and no other', () => {
+  test('with a customer-managed key, uses that key and no other (stream, dead-letter queue)', () => {
     const withKey = synthesize(everythingOn);
     const kms = withActions('kms:', consumerStatements(withKey));
     expect(kms.flatMap(resourcesOf)).toEqual([
       withKey.stack.resolve(withKey.stack.encryptionKey?.keyArn),
     ]);
-    expect(kms.flatMap(actionsOf).sort()).toEqual(['kms:Decrypt', 'kms:DescribeKey']);
+    // Decrypt for the stream of the encrypted table; the rest to send to the encrypted queue.
+    expect(kms.flatMap(actionsOf).sort()).toEqual([
+      'kms:Decrypt',
+      'kms:DescribeKey',
+      'kms:Encrypt',
+      'kms:GenerateDataKey*',
+      'kms:ReEncrypt*',
+    ]);
   });
 });

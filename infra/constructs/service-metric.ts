@@ -1,0 +1,29 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
+import type { Construct } from 'constructs';
+import {
+  type eventMetrics,
+  type Outcome,
+  serviceName,
+} from '../../lambda/observability/metric-names.js';
+
+type EventMetric = (typeof eventMetrics)[keyof typeof eventMetrics];
+
+/**
+ * Sum of one metric the functions emit with Powertools (EMF): in the stack's namespace (its
+ * name, set in the functions' environment) with the `service` dimension Powertools adds.
+ */
+export function serviceMetric(
+  scope: Construct,
+  name: Outcome | EventMetric,
+  options: MetricOptions = {},
+): Metric {
+  return new Metric({
+    namespace: Stack.of(scope).stackName,
+    metricName: name,
+    dimensionsMap: { service: serviceName },
+    statistic: 'Sum',
+    period: Duration.minutes(1),
+    ...options,
+  });
+}

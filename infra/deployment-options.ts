@@ -1,0 +1,294 @@
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import * as z from 'zod';
+import { hashModes } from '../lambda/config/config.js';
+
+/**
+ * Every option a deployment can choose, declared once: its name, the type and default shown in
+ * docs/deploy.md (a test checks that table against this declaration), what it does, and the zod
+ * schema that validates it. The same schemas read `-c name=value` from the command line (always
+ * a string) and values from cdk.json (JSON types), and validate the stack's props.
+ */
+interface OptionDeclaration<Schema extends z.ZodType> {
+  /** How the value is written, for the docs table. */
+  readonly type: string;
+  /** The default, as the docs table shows it. */
+  readonly default: string;
+  readonly meaning: string;
+  readonly schema: Schema;
+}
+
+const option = <Schema extends z.ZodType>(declaration: OptionDeclaration<Schema>) => declaration;
+
+// Command-line values are strings: these accept the string form and the JSON form alike.
+const text = z.string().trim();
+const booleanValue = z.union([
+  z.boolean(),
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.enum(['true', 'false'], 'must be true or false'))
+    .transform((value) => value === 'true'),
+]);
+const numberFrom = (pattern: RegExp, message: string) =>
+  z.union([z.number(), z.string().trim().regex(pattern, message).transform(Number)]);
+const positiveInteger = numberFrom(/^\d+$/, 'must be a positive integer').pipe(
+  z.number().int('must be a positive integer').positive('must be a positive integer'),
+);
+const positiveNumber = numberFrom(/^\d+(\.\d+)?$/, 'must be a positive number').pipe(
+  z.number().positive('must be a positive number'),
+);
+
+/** `203.0.113.7` becomes `203.0.113.7/32`, `2001:db8::1` becomes `2001:db8::1/128`. */
+const cidr = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) =>
+    value.includes('/') ? value : `${value}/${value.includes(':') ? 128 : 32}`,
+  )
+  .pipe(
+    z
+      .union([z.cidrv4(), z.cidrv6()], { error: 'must be an IPv4 or IPv6 address or CIDR' })
+      // WAF IP sets take every prefix but /0, which would allow the whole internet anyway.
+      .refine((value) => !value.endsWith('/0'), 'a /0 prefix allows every address'),
+  );
+/** A JSON array in cdk.json, or comma-separated on the command line. */
+const cidrList = z
+  .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
+  .transform((items) => items.map((item) => item.trim()).filter((item) => item !== ''))
+  .pipe(z.array(cidr).min(1, 'must list at least one address'));
+
+const retentionValues = Object.values(RetentionDays).filter(
+  (value): value is RetentionDays => typeof value === 'number',
+);
+
+/** A CloudFormation stack name that also works as a CloudWatch namespace and a name prefix. */
+const stackNamePattern = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
+
+export const deploymentOptions = {
+  stackName: option({
+    type: 'letters, digits, `-` (≤ 64)',
+    default: '`CallbackReceiver`',
+    meaning:
+      'Stack name, and the prefix or namespace of everything that must be unique in an account ' +
+      'and region: metrics namespace, alarm and dashboard names, export names, WAF web ACL',
+    schema: text
+      .regex(stackNamePattern, 'must start with a letter; letters, digits and -')
+      .default('CallbackReceiver'),
+  }),
+  hashMode: option({
+    type: hashModes.join(' / '),
+    default: '`if-present`',
+    meaning: "The function's `HASH_MODE`: whether a callback must carry a valid hash",
+    schema: text.pipe(z.enum(hashModes)).default('if-present'),
+  }),
+  throttleRateLimit: option({
+    type: 'number (requests/s)',
+    default: '`100`',
+    meaning: 'Stage steady-state throttle; above it API Gateway answers 429 + `Retry-After`',
+    schema: positiveNumber.default(100),
+  }),
+  throttleBurstLimit: option({
+    type: 'integer',
+    default: '`200`',
+    meaning: 'Stage burst throttle',
+    schema: positiveInteger.default(200),
+  }),
+  reservedConcurrency: option({
+    type: 'integer, or `none`',
+    default: '`100`',
+    meaning:
+      'Concurrent executions reserved for (and capped at) the receiver, so a DynamoDB brownout ' +
+      'cannot take the account’s whole concurrency; invocations above it are answered 503 + ' +
+      '`Retry-After`. `none` leaves the function on the unreserved pool',
+    schema: z.union([z.literal('none'), positiveInteger]).default(100),
+  }),
+  waf: option({
+    type: 'boolean',
+    default: '`true`',
+    meaning:
+      'Attach a WAF web ACL to the stage: bodies over 64 KiB refused with 413, a per-address ' +
+      'rate rule answering 429, and the allow-list when `allowedSourceIps` is set',
+    schema: booleanValue.default(true),
+  }),
+  allowedSourceIps: option({
+    type: 'CIDR list',
+    default: 'none (any address)',
+    meaning:
+      "The payment gateway's addresses: the WAF allows only these (a bare address gets /32 or " +
+      '/128). Needs `waf`',
+    schema: cidrList.optional(),
+  }),
+  wafRateLimit: option({
+    type: 'integer per 5 min per address',
+    default: '`throttleRateLimit` × 300',
+    meaning: 'WAF rate rule: requests one address may send per 5 minutes before 429. Needs `waf`',
+    schema: positiveInteger
+      .pipe(z.number().min(10, 'must be at least 10 (the WAF minimum)'))
+      .optional(),
+  }),
+  alarmEmail: option({
+    type: 'e-mail address',
+    default: 'none',
+    meaning: 'E-mail subscription on the alarm topic (confirm it from the first message)',
+    schema: text.pipe(z.email('must be an e-mail address')).optional(),
+  }),
+  existingSecretName: option({
+    type: 'secret name or full ARN',
+    default: 'none (created)',
+    meaning: 'Read the API keys from this secret instead of creating one',
+    schema: text.min(1).optional(),
+  }),
+  existingSecretKeyArn: option({
+    type: 'KMS key ARN',
+    default: 'none',
+    meaning:
+      'The customer-managed key `existingSecretName` is encrypted with: the function may ' +
+      'decrypt with it through Secrets Manager only. Needs `existingSecretName`',
+    schema: text
+      .regex(/^arn:[\w-]+:kms:[\w-]+:\d{12}:key\/[\w-]+$/, 'must be a KMS key ARN')
+      .optional(),
+  }),
+  customerManagedKey: option({
+    type: 'boolean',
+    default: '`false`',
+    meaning:
+      'One customer-managed KMS key for the table, a created secret, the alarm topic, the ' +
+      'event bus, its archive and the dead-letter queue',
+    schema: booleanValue.default(false),
+  }),
+  logRetentionDays: option({
+    type: 'days (a CloudWatch value)',
+    default: '`90`',
+    meaning: 'Retention of the function, access and execution log groups',
+    schema: positiveInteger
+      .refine((days) => (retentionValues as number[]).includes(days), {
+        message: `must be one of ${retentionValues.join(', ')}`,
+      })
+      .transform((days) => days as RetentionDays)
+      .default(RetentionDays.THREE_MONTHS),
+  }),
+  apiGatewayCloudWatchRole: option({
+    type: 'boolean',
+    default: '`true`',
+    meaning:
+      'Create the account-level role API Gateway writes logs with; `false` when the account ' +
+      'already has one (a landing zone, or a second stack in the account)',
+    schema: booleanValue.default(true),
+  }),
+  authFailureAlarmThreshold: option({
+    type: 'integer per 5 min',
+    default: '`20`',
+    meaning: '401 + 403 answers in 5 minutes that raise the auth-failure alarm',
+    schema: positiveInteger.default(20),
+  }),
+  terminationProtection: option({
+    type: 'boolean',
+    default: '`false`',
+    meaning:
+      'CloudFormation termination protection: `cdk destroy` is refused until it is turned off. ' +
+      'Turn it on for production',
+    schema: booleanValue.default(false),
+  }),
+  tags: option({
+    type: '`key=value` list',
+    default: 'none',
+    meaning:
+      'Tags on every resource, besides `service=callback-receiver`; comma-separated on the ' +
+      'command line (`-c tags=environment=production,owner=payments`), an object in cdk.json',
+    schema: z
+      .union([
+        z.record(z.string(), z.string()),
+        z.string().transform((value, context) => {
+          const entries = value
+            .split(',')
+            .map((pair) => pair.trim())
+            .filter((pair) => pair !== '')
+            .map((pair) => {
+              const at = pair.indexOf('=');
+              if (at <= 0)
+                context.addIssue({ code: 'custom', message: `"${pair}" is not key=value` });
+              return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()] as const;
+            });
+          return Object.fromEntries(entries);
+        }),
+      ])
+      .optional(),
+  }),
+} as const;
+
+export type OptionName = keyof typeof deploymentOptions;
+export const optionNames = Object.keys(deploymentOptions) as OptionName[];
+
+type Schemas = { [Name in OptionName]: (typeof deploymentOptions)[Name]['schema'] };
+const schemas = Object.fromEntries(
+  optionNames.map((name) => [name, deploymentOptions[name].schema]),
+) as Schemas;
+
+/**
+ * All options together, plus the rules that tie two of them: an option that would be silently
+ * ignored is refused instead.
+ */
+export const deploymentSettingsSchema = z
+  .object(schemas)
+  .refine((settings) => settings.waf || settings.allowedSourceIps === undefined, {
+    path: ['allowedSourceIps'],
+    message: 'needs the WAF; remove waf=false',
+  })
+  .refine((settings) => settings.waf || settings.wafRateLimit === undefined, {
+    path: ['wafRateLimit'],
+    message: 'needs the WAF; remove waf=false',
+  })
+  .refine((settings) => settings.existingSecretName || !settings.existingSecretKeyArn, {
+    path: ['existingSecretKeyArn'],
+    message: 'is the key of an existing secret; set existingSecretName too',
+  });
+
+/** What a deployment chose, every default applied. */
+export type DeploymentSettings = z.output<typeof deploymentSettingsSchema>;
+/** What a deployment may pass: every option optional, strings accepted as on the command line. */
+export type DeploymentOptions = z.input<typeof deploymentSettingsSchema>;
+
+export class DeploymentOptionError extends Error {
+  override name = 'DeploymentOptionError';
+}
+
+/**
+ * Validates options (from CDK context or stack props) and applies the defaults. An empty string
+ * counts as unset (`-c alarmEmail=`). Throws a {@link DeploymentOptionError} naming every bad option.
+ */
+export function parseDeploymentOptions(
+  options: Readonly<Record<string, unknown>>,
+): DeploymentSettings {
+  const given = Object.fromEntries(
+    Object.entries(options).filter(
+      ([, value]) =>
+        value !== undefined &&
+        value !== null &&
+        !(typeof value === 'string' && value.trim() === ''),
+    ),
+  );
+  const result = deploymentSettingsSchema.safeParse(given);
+  if (!result.success) {
+    const problems = result.error.issues.map(({ path: [name, ...rest], message }) => {
+      // The item of a list, e.g. the bad CIDR, by its position and value.
+      const index = typeof rest[0] === 'number' ? rest[0] : undefined;
+      const given = index === undefined ? undefined : listItem(options[String(name)], index);
+      const where = index === undefined ? '' : ` item ${index + 1} (${JSON.stringify(given)})`;
+      return `"${String(name)}"${where} ${message}`;
+    });
+    throw new DeploymentOptionError(`Invalid deployment option: ${problems.join('; ')}`);
+  }
+  return result.data;
+}
+
+function listItem(value: unknown, index: number): unknown {
+  const items = Array.isArray(value) ? value : String(value).split(',');
+  return items.map((item) => String(item).trim()).filter((item) => item !== '')[index];
+}
+
+/** Whether a normalized CIDR is IPv6 (WAF keeps IPv4 and IPv6 in separate IP sets). */
+export function isIpv6Cidr(value: string): boolean {
+  return value.includes(':');
+}
