@@ -144,6 +144,14 @@ describe.each(engines)('DynamoDB faults, on %s', (engine) => {
     table = await createTestTable(engine);
   });
 
+  /** The receiver as deployed, with its DynamoDB client pointed at `endpoint`. */
+  function receiverThrough(endpoint: string) {
+    vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
+    const client = createDynamoDbClient({ timeoutMs: attemptTimeoutMs });
+    const store = new DynamoDbTransactionStore(client, table.tableName, storeAttempts);
+    return receiver(staticKeys([specKey]), store);
+  }
+
   it.each(faults)(
     'answers 503 with Retry-After before the deadline when DynamoDB %s',
     async (fault) => {
@@ -152,13 +160,7 @@ describe.each(engines)('DynamoDB faults, on %s', (engine) => {
         engineEndpoint(engine),
         'dynamodb',
       );
-      vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
-      const store = new DynamoDbTransactionStore(
-        createDynamoDbClient({ timeoutMs: attemptTimeoutMs }),
-        table.tableName,
-        storeAttempts,
-      );
-      const invoke = receiver(staticKeys([specKey]), store);
+      const invoke = receiverThrough(endpoint);
       const fields = transaction();
       const reference = fields.reference as string;
       try {
@@ -206,13 +208,7 @@ describe.each(engines)('DynamoDB faults, on %s', (engine) => {
 
   it('starts no attempt when the time left cannot hold one, and answers 503 at once', async () => {
     const { endpoint, proxy } = await endpointWith('hang', engineEndpoint(engine), 'dynamodb');
-    vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', endpoint);
-    const store = new DynamoDbTransactionStore(
-      createDynamoDbClient({ timeoutMs: attemptTimeoutMs }),
-      table.tableName,
-      storeAttempts,
-    );
-    const invoke = receiver(staticKeys([specKey]), store);
+    const invoke = receiverThrough(endpoint);
     try {
       const { result: response, ms } = await timed(() =>
         invoke(
