@@ -13,6 +13,7 @@ import { detailTable } from './item-table.js';
 import { writeItems } from './list-output.js';
 import { take } from './newest-first.js';
 import { type QueryTarget, resolveTarget } from './query-target.js';
+import { refusedCommand } from './refused-command.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { timeWindow } from './time-window.js';
 import {
@@ -197,6 +198,8 @@ function selection(
   if (window) return (context) => listByTime(context, window, filters);
   return (context) => scanTransactions(context, filters);
 }
+
+program.addCommand(refusedCommand());
 
 await runProgram(program, 'query');
 

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   CreateTableCommand,
+  type CreateTableCommandInput,
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
@@ -20,6 +21,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { describe, inject } from 'vitest';
 import { createTableInput } from '../../scripts/shared/create-table-input.js';
+import { refusalsTableInput } from '../../scripts/shared/refusals-table-input.js';
 
 /**
  * dynalite ignores `ReturnValuesOnConditionCheckFailure` (no old item on a failed condition);
@@ -79,9 +81,18 @@ export interface TestTable {
  * stack), ACTIVE when returned. Each suite gets its own, so suites and engines never share data.
  */
 export async function createTestTable(engine: Engine): Promise<TestTable> {
+  return createTable(engine, createTableInput(`test-${randomUUID()}`));
+}
+
+/** A new refusals table (see lambda/refusals/refusals-table.ts), ACTIVE when returned. */
+export async function createTestRefusalsTable(engine: Engine): Promise<TestTable> {
+  return createTable(engine, refusalsTableInput(`test-refusals-${randomUUID()}`));
+}
+
+async function createTable(engine: Engine, input: CreateTableCommandInput): Promise<TestTable> {
   const client = createTestClient(engine);
-  const tableName = `test-${randomUUID()}`;
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
+  const tableName = input.TableName as string;
+  await client.send(new CreateTableCommand(input));
   await waitUntilActive(client, tableName);
   return {
     client,

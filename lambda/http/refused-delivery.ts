@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { AcceptedKey } from '../auth/accepted-keys.js';
+import type { CallbackError } from '../callback/errors.js';
+import { JsonNumber } from '../json/json-number.js';
+import { isJsonObject, parseStrictJson } from '../json/strict-json.js';
+import type { RefusalRecord } from '../refusals/refusal.js';
+import { keptPartBytes } from '../refusals/refusals-table.js';
+import { maxBodyBytes } from './read-body.js';
+
+/** Statuses that refuse a delivery for its content: kept, so nothing authenticated is lost. */
+const keptStatuses = new Set([400, 403, 413, 415, 422]);
+
+/** True for a refusal that is kept (401 is never kept; 409 is kept as a conflict; 5xx retried). */
+export function isKeptRefusal(error: CallbackError): boolean {
+  return keptStatuses.has(error.status);
+}
+
+/** Headers that carry credentials: never stored, whatever their spelling. */
+const credentialHeaders = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie']);
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * What is kept of a refused delivery: the body's bytes as received (the first
+ * {@link keptPartBytes} when it is over the size limit, with its full size and digest), the
+ * headers less any credential, the refusal, and who sent it when.
+ */
+export function refusedDelivery(
+  event: APIGatewayProxyEvent,
+  error: CallbackError,
+  key: AcceptedKey,
+  receivedAt: Date,
+): RefusalRecord {
+  const raw = event.body ?? '';
+  const bytes = event.isBase64Encoded ? Buffer.from(raw, 'base64') : Buffer.from(raw, 'utf8');
+  const whole = bytes.length <= maxBodyBytes;
+  return {
+    digest: createHash('sha256').update(bytes).digest('hex'),
+    body: whole ? bytes : bytes.subarray(0, keptPartBytes),
+    bodyBytes: bytes.length,
+    headers: Object.fromEntries(
+      Object.entries(event.headers ?? {}).filter(
+        (entry): entry is [string, string] =>
+          entry[1] !== undefined && !credentialHeaders.has(entry[0].toLowerCase()),
+      ),
+    ),
+    status: error.status,
+    problem: error.problem,
+    ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+    ...(whole ? identifiers(bytes) : {}),
+    receivedAt,
+    keyId: key.id,
+    requestId: event.requestContext.requestId,
+    sourceIp: event.requestContext.identity.sourceIp,
+  };
+}
+
+/** The top-level `reference` and `id` as written, when the body is JSON that has them. */
+function identifiers(bytes: Buffer): { reference?: string; id?: string } {
+  try {
+    const { value } = parseStrictJson(utf8.decode(bytes));
+    if (!isJsonObject(value)) return {};
+    const { reference, id } = value;
+    return {
+      ...(typeof reference === 'string' ? { reference } : {}),
+      ...(id instanceof JsonNumber ? { id: id.source } : typeof id === 'string' ? { id } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
