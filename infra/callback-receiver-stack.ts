@@ -11,6 +11,7 @@ import { ApiKeySecret } from './constructs/api-key-secret.js';
 import { CallbackApi } from './constructs/callback-api.js';
 import { CallbackDashboard } from './constructs/dashboard.js';
 import { ReceiverFunction } from './constructs/receiver-function.js';
+import { RefusalsTable } from './constructs/refusals-table.js';
 import { TransactionEvents } from './constructs/transaction-events.js';
 import { TransactionsTable } from './constructs/transactions-table.js';
 import {
@@ -39,6 +40,7 @@ export type CallbackReceiverStackProps = Omit<
 export class CallbackReceiverStack extends Stack {
   readonly table: Table;
   readonly secret: ISecret;
+  readonly refusalsTable: Table;
   readonly function: NodejsFunction;
   readonly api: CallbackApi;
   readonly alarmTopic: Topic;
@@ -82,6 +84,12 @@ export class CallbackReceiverStack extends Stack {
       encryptionKey: this.encryptionKey,
     }).table;
 
+    // Authenticated deliveries refused for their content, apart from the transactions: no
+    // stream, no index, TTL (see constructs/refusals-table.ts).
+    this.refusalsTable = new RefusalsTable(this, 'Refusals', {
+      encryptionKey: this.encryptionKey,
+    }).table;
+
     const apiKeys = new ApiKeySecret(this, 'ApiKeys', {
       existingSecretName: settings.existingSecretName,
       encryptionKey: this.encryptionKey,
@@ -90,6 +98,7 @@ export class CallbackReceiverStack extends Stack {
 
     const receiver = new ReceiverFunction(this, 'Receiver', {
       table: this.table,
+      refusalsTable: this.refusalsTable,
       secretArn: apiKeys.grantArn,
       secretId: apiKeys.secretId,
       hashMode: settings.hashMode,
@@ -152,6 +161,10 @@ export class CallbackReceiverStack extends Stack {
       exportName: `${this.stackName}-TableName`,
       description: 'Transactions table (RETAIN: survives cdk destroy)',
       value: this.table.tableName,
+    });
+    new CfnOutput(this, 'RefusalsTableName', {
+      description: 'Refused deliveries kept for their retention: npm run query -- refused --table',
+      value: this.refusalsTable.tableName,
     });
     new CfnOutput(this, 'SecretName', {
       exportName: `${this.stackName}-SecretName`,

@@ -4,6 +4,7 @@ import { receiveCallback } from './callback/receive-callback.js';
 import { loadConfig } from './config/config.js';
 import { callbackHttpHandler } from './http/callback-http-handler.js';
 import { createLogger, createMetrics } from './observability/telemetry.js';
+import { DynamoDbRefusalStore } from './refusals/dynamodb-refusal-store.js';
 import { createDynamoDbClient } from './storage/dynamodb-client.js';
 import { DynamoDbTransactionStore } from './storage/dynamodb-transaction-store.js';
 
@@ -12,14 +13,16 @@ import { DynamoDbTransactionStore } from './storage/dynamodb-transaction-store.j
  * configuration throws now, naming the variable, instead of failing callbacks one by one.
  */
 const config = loadConfig();
-const store = new DynamoDbTransactionStore(
-  createDynamoDbClient(config.dynamodb),
-  config.tableName,
-  {
-    attemptTimeoutMs: config.dynamodb.timeoutMs,
-    maxAttempts: config.dynamodb.maxAttempts,
-  },
-);
+const client = createDynamoDbClient(config.dynamodb);
+const attempts = {
+  attemptTimeoutMs: config.dynamodb.timeoutMs,
+  maxAttempts: config.dynamodb.maxAttempts,
+};
+const store = new DynamoDbTransactionStore(client, config.tableName, attempts);
+const refusals = new DynamoDbRefusalStore(client, config.refusals.tableName, {
+  retentionDays: config.refusals.retentionDays,
+  attempts,
+});
 
 export const handler = callbackHttpHandler({
   keys:
@@ -27,6 +30,7 @@ export const handler = callbackHttpHandler({
       ? staticKeys(config.apiKeys.keys)
       : secretKeys(config.apiKeys.secretId, config.secretsManager),
   receive: receiveCallback({ store, hashMode: config.hashMode }),
+  refusals,
   logger: createLogger(),
   metrics: createMetrics(),
   timeBudgetMarginMs: config.timeBudgetMarginMs,

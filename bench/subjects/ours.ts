@@ -6,6 +6,7 @@ import { createLogger, createMetrics } from '../../lambda/observability/telemetr
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
+import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import type { Invoke } from '../support/subject.js';
 
 /** Our handler, wired as lambda/receiver.ts wires it, around the given store. */
@@ -13,6 +14,7 @@ export function oursWith(store: TransactionStore, keys: readonly string[]): Invo
   const handler = callbackHttpHandler({
     keys: staticKeys(keys),
     receive: receiveCallback({ store, hashMode: 'if-present' }),
+    refusals: new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
   });

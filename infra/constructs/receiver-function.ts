@@ -31,6 +31,8 @@ export const functionMemoryMb = 512;
 
 export interface ReceiverFunctionProps {
   readonly table: ITable;
+  /** Where refused deliveries are kept (`RefusalsTable`): UpdateItem only. */
+  readonly refusalsTable: ITable;
   /** ARN (or ARN pattern, see `ApiKeySecret.grantArn`) the function may read. */
   readonly secretArn: string;
   /** Name or ARN the handler passes to `GetSecretValue`. */
@@ -84,6 +86,7 @@ export class ReceiverFunction extends Construct {
       reservedConcurrentExecutions: props.reservedConcurrency,
       environment: {
         TABLE_NAME: props.table.tableName,
+        REFUSALS_TABLE_NAME: props.refusalsTable.tableName,
         CALLBACK_API_KEY_SECRET_ID: props.secretId,
         HASH_MODE: props.hashMode ?? 'if-present',
         DYNAMODB_TIMEOUT_MS: String(dynamodbTimeoutMs),
@@ -102,6 +105,15 @@ export class ReceiverFunction extends Construct {
         effect: Effect.ALLOW,
         actions: ['dynamodb:PutItem', 'dynamodb:GetItem'],
         resources: [props.table.tableArn],
+      }),
+    );
+    // A refusal is kept by one upsert on its body's digest; nothing else touches that table.
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        sid: 'KeepRefusals',
+        effect: Effect.ALLOW,
+        actions: ['dynamodb:UpdateItem'],
+        resources: [props.refusalsTable.tableArn],
       }),
     );
     this.function.addToRolePolicy(

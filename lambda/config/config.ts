@@ -1,6 +1,7 @@
 // zod/mini, as in transaction-schema.ts: read at every cold start, so its load time counts.
 import * as z from 'zod/mini';
 import { defaultEventBridgeTimeoutMs } from '../events/eventbridge-client.js';
+import { defaultRefusalRetentionDays, refusalsTableName } from '../refusals/refusals-table.js';
 
 /**
  * The configuration of both functions, each read once from the environment at cold start by
@@ -26,6 +27,10 @@ const timeBudgetMarginMs = positiveInt(500);
 const environmentSchema = z
   .object({
     TABLE_NAME: z.string().check(z.minLength(1, 'must name the DynamoDB table')),
+    /** Where refused deliveries are kept; default `<TABLE_NAME>-refusals`, as local mode names it. */
+    REFUSALS_TABLE_NAME: z.optional(z.string().check(z.minLength(1, 'must name a table'))),
+    /** Days a kept refusal lives after its last delivery, before DynamoDB's TTL deletes it. */
+    REFUSAL_RETENTION_DAYS: positiveInt(defaultRefusalRetentionDays),
     CALLBACK_API_KEYS: z.optional(z.string()),
     CALLBACK_API_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
     HASH_MODE: z._default(z.enum(hashModes), 'if-present'),
@@ -52,6 +57,10 @@ export const configSchema = z.pipe(
   environmentSchema,
   z.transform((env: z.output<typeof environmentSchema>) => ({
     tableName: env.TABLE_NAME,
+    refusals: {
+      tableName: env.REFUSALS_TABLE_NAME ?? refusalsTableName(env.TABLE_NAME),
+      retentionDays: env.REFUSAL_RETENTION_DAYS,
+    },
     apiKeys: env.CALLBACK_API_KEYS?.trim()
       ? ({ source: 'environment', keys: splitKeys(env.CALLBACK_API_KEYS) } as const)
       : ({ source: 'secret', secretId: env.CALLBACK_API_KEY_SECRET_ID as string } as const),

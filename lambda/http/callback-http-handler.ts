@@ -9,8 +9,10 @@ import type { TimeBudget } from '../budget/time-budget.js';
 import { unlimitedBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
+import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
+import { keepRefusals } from './keep-refusals.js';
 import { outcomeLog } from './outcome-log.js';
 import { problemResponses } from './problem-responses.js';
 import { readBody } from './read-body.js';
@@ -19,6 +21,8 @@ import { startBudget } from './start-budget.js';
 export interface CallbackHttpDependencies {
   readonly keys: KeyProvider;
   readonly receive: (delivery: Delivery, budget: TimeBudget) => Promise<Receipt>;
+  /** Where refusals of authenticated deliveries are kept before they are answered. */
+  readonly refusals: RefusalStore;
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now?: () => Date;
@@ -32,11 +36,12 @@ export const outcomeHeader = 'x-callback-outcome';
 /**
  * The API Gateway (REST, payload 1.0) adapter around the use case. Middlewares in the order they
  * run: log context and metrics, the outcome log (observes), problem responses (the one error
- * mapping), the time budget, authentication; then the handler reads the body, hands the delivery
+ * mapping), the time budget, refusal keeping (its `onError` runs before the mapping),
+ * authentication; then the handler reads the body, hands the delivery
  * to the use case and answers 204.
  */
 export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
-  const { keys, receive, logger, metrics } = dependencies;
+  const { keys, receive, refusals, logger, metrics } = dependencies;
   const now = dependencies.now ?? (() => new Date());
   const marginMs = dependencies.timeBudgetMarginMs ?? 500;
 
@@ -53,6 +58,7 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
     .use(outcomeLog(logger, metrics))
     .use(problemResponses())
     .use(startBudget(marginMs))
+    .use(keepRefusals(refusals, now))
     .use(authenticate(keys))
     .handler(async function receiveCallback(event, context) {
       // `authenticate` runs first and sets the key; without one nothing may be recorded.

@@ -1,3 +1,4 @@
+import type { TimeBudget } from '../budget/time-budget.js';
 import type { FieldError } from '../callback/transaction-schema.js';
 
 /**
@@ -33,5 +34,5 @@ export interface RefusalStore {
    * Keeps the refusal, or, when the same body is already kept, counts one more delivery of it
    * and extends its retention: one item per distinct body, however often it is sent.
    */
-  keep(refusal: RefusalRecord): Promise<void>;
+  keep(refusal: RefusalRecord, budget?: TimeBudget): Promise<void>;
 }

@@ -1,9 +1,11 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HashMode } from '../../lambda/config/config.js';
+import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { acquireDataLock, type DataLock } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
 import {
+  ensureRefusalsTable,
   ensureTable,
   localCredentials,
   localDynamoDbClient,
@@ -113,6 +115,11 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     try {
       tableCreated =
         (await ensureTable(client, tableName, { create: isLocalEngine })) === 'created';
+      await ensureRefusalsTable(
+        client,
+        process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName),
+        { create: isLocalEngine },
+      );
     } finally {
       client.destroy();
     }

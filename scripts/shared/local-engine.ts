@@ -10,6 +10,7 @@ import { transactionsTable } from '../../lambda/storage/table-definition.js';
 import { type RunningEngine, startDynalite } from '../dynalite/start.js';
 import { createTableInput } from './create-table-input.js';
 import type { LocalData } from './local-data.js';
+import { refusalsTableInput } from './refusals-table-input.js';
 
 /**
  * The embedded DynamoDB (dynalite) over the data folder, or in memory. The caller must hold the
@@ -59,6 +60,35 @@ export async function ensureTable(
   }
   await client.send(new CreateTableCommand(createTableInput(tableName)));
   // Local engines are ACTIVE at once or nearly: the SDK waiter's first check usually settles it.
+  await waitUntilTableExists(
+    { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 },
+    { TableName: tableName },
+  );
+  return 'created';
+}
+
+/**
+ * Makes sure the refusals table exists beside the transactions table, creating it on a local
+ * engine (a data folder from before refusals were kept gets it on its next start).
+ */
+export async function ensureRefusalsTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: { create: boolean },
+): Promise<'created' | 'exists'> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return 'exists';
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+    if (!options.create) {
+      throw new Error(
+        `Refusals table ${tableName} does not exist at this endpoint: set REFUSALS_TABLE_NAME ` +
+          '(on AWS, deploy the stack).',
+      );
+    }
+  }
+  await client.send(new CreateTableCommand(refusalsTableInput(tableName)));
   await waitUntilTableExists(
     { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 },
     { TableName: tableName },

@@ -17,6 +17,7 @@ import type { Decision } from '../../scripts/fault-proxy/fault-plan.js';
 import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
 import type { Service } from '../../scripts/fault-proxy/service-error.js';
 import { freePort } from '../../scripts/shared/free-port.js';
+import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { recordOf, streamRecord } from '../events/stream-records.js';
 import { type AwsStandIn, startAwsStandIn } from '../support/aws-stand-ins.js';
 import {
@@ -119,6 +120,7 @@ function receiver(keys: KeyProvider, store: DynamoDbTransactionStore) {
   return callbackHttpHandler({
     keys,
     receive: receiveCallback({ store, hashMode: 'if-present' }),
+    refusals: new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
     timeBudgetMarginMs: marginMs,

@@ -1,13 +1,21 @@
+import { createHash } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
 import { maxDepth } from '../../lambda/json/strict-json.js';
+import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { recordRequests } from '../../scripts/shared/request-counter.js';
-import { createTestTable, engines, type TestTable } from '../support/engines.js';
+import {
+  createTestRefusalsTable,
+  createTestTable,
+  engines,
+  type TestTable,
+} from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
 import { contentKey, type ExactNumber, hashMember, parseExact } from './support/exact-json.js';
@@ -57,11 +65,16 @@ describe.each(engines)('hostile input on %s', (engine) => {
   let client: DynamoDBClient;
   let tableName: string;
 
+  let refusals: TestTable;
+  /** Digests of every body the receiver should have kept as a refusal so far. */
+  const refusedDigests = new Set<string>();
+
   beforeAll(async () => {
     table = await createTestTable(engine);
     ({ client, tableName } = table);
+    refusals = await createTestRefusalsTable(engine);
   });
-  afterAll(() => table.drop());
+  afterAll(() => Promise.all([table.drop(), refusals.drop()]));
 
   describe.each(plans[engine] ?? [])('with HASH_MODE=%s', (hashMode, runs) => {
     it(`answers ${runs} generated requests below 500 without throwing, and stores only what the key holder signed`, async () => {
@@ -69,8 +82,10 @@ describe.each(engines)('hostile input on %s', (engine) => {
       const invoke = receiverWith(new DynamoDbTransactionStore(client, tableName), {
         keys: [keys.current, keys.rotated],
         hashMode,
+        refusals: new DynamoDbRefusalStore(refusals.client, refusals.tableName),
       });
       const recorder = recordRequests(client);
+      const refusalRecorder = recordRequests(refusals.client);
       const statuses = new Map<number, number>();
       const recorded = new Set<string>();
       let sequence = 0;
@@ -94,8 +109,10 @@ describe.each(engines)('hostile input on %s', (engine) => {
               nextReference: () => `hx-${runTag}-${hashMode}-${sequence}`,
             });
             const before = recorder.requests().length;
+            const refusalsBefore = refusalRecorder.requests().length;
             const response = await invoke(prepared.event);
             const calls = recorder.requests().length - before;
+            const refusalCalls = refusalRecorder.requests().slice(refusalsBefore);
             statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
 
             expect(response.statusCode, prepared.describe).toBeLessThan(500);
@@ -106,9 +123,17 @@ describe.each(engines)('hostile input on %s', (engine) => {
               expect(expectation.allowed, prepared.describe).toContain(response.statusCode);
             }
             if (response.statusCode !== 204) {
+              // A refusal never touches the transactions table; one kept for its content costs
+              // one upsert in the refusals table; a 401 costs no DynamoDB call at all.
               expect(calls, `${prepared.describe}: DynamoDB calls`).toBe(0);
+              const keptForContent = [400, 403, 413, 415, 422].includes(response.statusCode);
+              expect(refusalCalls, `${prepared.describe}: refusal writes`).toEqual(
+                keptForContent ? ['UpdateItem'] : [],
+              );
+              if (keptForContent) refusedDigests.add(bodyDigest(prepared.event));
               return;
             }
+            expect(refusalCalls, `${prepared.describe}: refusal writes`).toEqual([]);
             expect(response.headers?.['x-callback-outcome']).toBe('recorded');
             await expectStoredAsSigned(prepared, requestId, hashMode);
             recorded.add(requestId);
@@ -117,6 +142,11 @@ describe.each(engines)('hostile input on %s', (engine) => {
         { numRuns: runs, ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}) },
       );
       recorder.stop();
+      refusalRecorder.stop();
+
+      // Assess the refusals table: one item per distinct refused body, nothing else.
+      const kept = await scanAll(refusals.client, refusals.tableName, ['digest']);
+      expect(new Set(kept.map((item) => item.digest?.S))).toEqual(refusedDigests);
 
       // Assess the table as a whole: one item per 204, nothing else.
       const items = await scanAll(client, tableName, ['reference', 'record', 'requestId']);
@@ -226,6 +256,12 @@ describe.each(engines)('hostile input on %s', (engine) => {
     expect(item?.hashResult?.S).toBe('verified');
   }
 });
+
+/** SHA-256 of the body's bytes as the receiver got them: the refusal's key. */
+function bodyDigest(event: APIGatewayProxyEvent): string {
+  const bytes = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  return createHash('sha256').update(bytes).digest('hex');
+}
 
 /** `1050.70` → `1050.7`, `1.0E7` → `10000000`, `-0` → `0`: the value written plainly (big.js). */
 function plainDecimal(number: string): string {

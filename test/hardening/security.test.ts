@@ -14,6 +14,7 @@ import { createLogger, createMetrics } from '../../lambda/observability/telemetr
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
 import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
+import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { recordRequests } from '../../scripts/shared/request-counter.js';
 import {
   createTestTable,
@@ -318,6 +319,7 @@ function handlerWithKeys(keys: ReturnType<typeof staticKeys>, table: TestTable) 
       store: new DynamoDbTransactionStore(table.client, table.tableName),
       hashMode: 'if-present',
     }),
+    refusals: new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
   });

@@ -111,15 +111,13 @@ describe('receiver function', () => {
     });
   });
 
-  test('may PutItem and GetItem on the table and nothing else in DynamoDB', () => {
+  test('may PutItem and GetItem on the table, UpdateItem on the refusals table, nothing else in DynamoDB', () => {
     const dynamodb = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
-    expect(dynamodb).toHaveLength(1);
-    expect(actionsOf(dynamodb[0] ?? ({} as never)).sort()).toEqual([
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-    ]);
-    expect(resourcesOf(dynamodb[0] ?? ({} as never))).toEqual([
-      stack.resolve(stack.table.tableArn),
+    expect(
+      dynamodb.map((statement) => [actionsOf(statement).sort(), resourcesOf(statement)]),
+    ).toEqual([
+      [['dynamodb:GetItem', 'dynamodb:PutItem'], [stack.resolve(stack.table.tableArn)]],
+      [['dynamodb:UpdateItem'], [stack.resolve(stack.refusalsTable.tableArn)]],
     ]);
   });
 

@@ -144,6 +144,7 @@ describe('with the other context options', () => {
     const parsed = configSchema.safeParse({
       ...Variables,
       TABLE_NAME: 'resolved-at-deploy',
+      REFUSALS_TABLE_NAME: 'resolved-at-deploy',
       CALLBACK_API_KEY_SECRET_ID: 'resolved-at-deploy',
     });
     expect(parsed.data?.hashMode).toBe('required');

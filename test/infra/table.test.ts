@@ -106,7 +106,8 @@ describe('transactions table', () => {
   });
 
   test('is exposed on the stack, stream included, for constructs added later', () => {
-    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    // Two tables: this one and the refusals table (test/infra/refusals-table.test.ts).
+    template.resourceCountIs('AWS::DynamoDB::Table', 2);
     expect(stack.table.tableStreamArn).toBeDefined();
   });
 });

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { findRefusal, listRefusals } from '../../scripts/query/refusal-queries.js';
-import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
 import { recordRequests } from '../../scripts/shared/request-counter.js';
+import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
 
 function refusal(body: string, overrides: Partial<RefusalRecord> = {}): RefusalRecord {
   const bytes = Buffer.from(body, 'utf8');
@@ -33,7 +33,7 @@ describe.each(engines)('kept refusals on %s', (engine) => {
 
   beforeAll(async () => {
     table = await createTestRefusalsTable(engine);
-    store = new DynamoDbRefusalStore(table.client, table.tableName, 90);
+    store = new DynamoDbRefusalStore(table.client, table.tableName, { retentionDays: 90 });
   });
   afterAll(() => table.drop());
 

@@ -4,20 +4,24 @@ import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../lambda/config/config.js';
 import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
+import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
+import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { lambdaContext, specKey } from './fixtures.js';
 
 /**
  * The real middy handler, wired as lambda/receiver.ts wires it, around a store of the test's
- * choosing. Returns a function that invokes it like Lambda would.
+ * choosing (refusals kept in memory unless the test gives a store). Returns a function that
+ * invokes it like Lambda would.
  */
 export function receiverWith(
   store: TransactionStore,
-  options: { keys?: string[]; hashMode?: HashMode } = {},
+  options: { keys?: string[]; hashMode?: HashMode; refusals?: RefusalStore } = {},
 ) {
   const handler = callbackHttpHandler({
     keys: staticKeys(options.keys ?? [specKey]),
     receive: receiveCallback({ store, hashMode: options.hashMode ?? 'if-present' }),
+    refusals: options.refusals ?? new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
   });

@@ -135,7 +135,15 @@ export interface CliResult {
 
 /** `npm run -s <script> -- <args>`, as typed in a second shell; `stdin` is piped in. */
 export function runScript(
-  script: 'start' | 'simulate' | 'query' | 'reconcile' | 'replay' | 'redrive' | 'verify',
+  script:
+    | 'start'
+    | 'simulate'
+    | 'query'
+    | 'reconcile'
+    | 'replay'
+    | 'redrive'
+    | 'verify'
+    | 'resubmit',
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',

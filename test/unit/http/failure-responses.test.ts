@@ -5,6 +5,7 @@ import { callbackHttpHandler } from '../../../lambda/http/callback-http-handler.
 import { createLogger, createMetrics } from '../../../lambda/observability/telemetry.js';
 import { storeFailure } from '../../../lambda/storage/store-failure.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
+import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
 import { logCapture } from '../../hardening/support/log-capture.js';
 import {
   callbackEvent,
@@ -35,6 +36,7 @@ function handlerWith(store: TransactionStore, keys: KeyProvider = staticKeys([sp
   const handler = callbackHttpHandler({
     keys,
     receive: receiveCallback({ store, hashMode: 'if-present' }),
+    refusals: new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
   });

@@ -1,0 +1,74 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serialize } from '../../scripts/shared/gateway-signer.js';
+import { transaction } from '../support/fixtures.js';
+import {
+  freePort,
+  killAllServers,
+  runScript,
+  type ServerProcess,
+  startServer,
+} from './support/local-cli.js';
+
+/**
+ * A refusal in local mode as an operator meets it: a delivery refused for want of a hash is kept,
+ * `query refused` shows it, and after the fix (hash no longer required) `resubmit` sends the
+ * same bytes again and they are recorded.
+ */
+const key = 'refusals-e2e-5d1c9a7e52b84d0c9e6a1b2d';
+
+describe('refusals in local mode (query refused, resubmit)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let server: ServerProcess | undefined;
+  const fields = transaction();
+  const body = serialize(fields);
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'refusals-local-'));
+    env = { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
+  });
+  afterAll(async () => {
+    killAllServers();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps a delivery refused 403, lists it, and records it when resubmitted after the fix', async () => {
+    server = await startServer({ ...env, HASH_MODE: 'required' });
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body,
+    });
+    expect(refused.status).toBe(403);
+
+    const listed = await runScript('query', ['refused', '--format', 'json'], env);
+    expect(listed.code, listed.stderr).toBe(0);
+    const [kept] = JSON.parse(listed.stdout) as { digest: string; body: string; problem: string }[];
+    expect(kept).toMatchObject({ body, problem: 'hash-missing', status: 403 });
+    const table = await runScript(
+      'query',
+      ['refused', '--reference', String(fields.reference)],
+      env,
+    );
+    expect(table.stdout).toContain('hash-missing');
+    expect(table.stdout).toContain('1 kept refusal');
+
+    await server.stop();
+    server = await startServer({ ...env, HASH_MODE: 'if-present' });
+    const resubmitted = await runScript('resubmit', [kept?.digest.slice(0, 16) ?? ''], env);
+    expect(resubmitted.code, resubmitted.stderr).toBe(0);
+    expect(resubmitted.stdout).toContain('was 403 hash-missing; now 204 recorded');
+
+    const got = await runScript(
+      'query',
+      ['get', String(fields.reference), '--format', 'json'],
+      env,
+    );
+    expect(got.code, got.stderr).toBe(0);
+    expect(JSON.parse(got.stdout).transaction.rawBody).toBe(body);
+    await server.stop();
+  }, 120_000);
+});
