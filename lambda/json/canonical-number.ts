@@ -21,6 +21,7 @@ export interface CanonicalNumber {
 /** More digits than any bound checked here: the value is refused before its text is built. */
 const maxPlainDigits = 160;
 
+const plainInteger = /^(?:0|[1-9]\d*)$/;
 const jsonNumber = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
 /**
@@ -29,6 +30,17 @@ const jsonNumber = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
  * bound of this receiver accepts and which must not cost a long string to find out.
  */
 export function canonicalNumber(source: string): CanonicalNumber | undefined {
+  // The common case, already plain: an integer without sign, fraction or exponent.
+  if (plainInteger.test(source)) {
+    return source.length > maxPlainDigits
+      ? undefined
+      : {
+          plain: source,
+          negative: false,
+          integer: true,
+          digits: source === '0' ? 0 : source.length,
+        };
+  }
   const match = jsonNumber.exec(source);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match;
