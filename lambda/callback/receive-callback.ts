@@ -12,6 +12,7 @@ import {
   MalformedJsonError,
   ValidationError,
 } from './errors.js';
+import { differingMembers } from './extra-members.js';
 import { fingerprint } from './fingerprint.js';
 import { validateTransaction } from './transaction-schema.js';
 
@@ -30,6 +31,8 @@ export interface Receipt {
   readonly outcome: 'Recorded' | 'Duplicate';
   readonly reference: string;
   readonly hashResult: HashResult;
+  /** On a duplicate: members outside the interface that differ from the stored ones, by name. */
+  readonly differingMembers?: readonly string[];
 }
 
 export interface ReceiveCallbackDependencies {
@@ -74,10 +77,15 @@ export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
         await store.keepConflict(record, budget);
         throw new ConflictError();
       }
+      if (put.kind === 'created') {
+        return { outcome: 'Recorded', reference: transaction.reference, hashResult };
+      }
+      const differing = differingMembers(put.extra, transaction.extra);
       return {
-        outcome: put.kind === 'created' ? 'Recorded' : 'Duplicate',
+        outcome: 'Duplicate',
         reference: transaction.reference,
         hashResult,
+        ...(differing.length > 0 ? { differingMembers: differing } : {}),
       };
     } catch (error) {
       if (error instanceof CallbackError) error.reference = transaction.reference;

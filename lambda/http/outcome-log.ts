@@ -25,6 +25,8 @@ export function outcomeLog(
         outcome: receipt.outcome,
         hashResult: receipt.hashResult,
         status: request.response?.statusCode,
+        // Names only: a redelivery that differs outside the interface is still a duplicate.
+        ...(receipt.differingMembers ? { differingMembers: receipt.differingMembers } : {}),
       });
     },
     onError: function logRefusedCallback(request) {

@@ -55,8 +55,15 @@ export class DynamoDbTransactionStore implements TransactionStore {
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
-      const stored = error.Item?.fingerprint?.S ?? (await this.storedFingerprint(record, budget));
-      return { kind: 'exists', fingerprint: stored };
+      const fingerprint = error.Item?.fingerprint?.S;
+      const stored = fingerprint
+        ? { fingerprint, extra: error.Item?.extra?.S }
+        : await this.storedFingerprint(record, budget);
+      return {
+        kind: 'exists',
+        fingerprint: stored.fingerprint,
+        ...(stored.extra !== undefined ? { extra: stored.extra } : {}),
+      };
     }
   }
 
@@ -86,7 +93,10 @@ export class DynamoDbTransactionStore implements TransactionStore {
    * Engines that do not return the old item with a failed condition (dynalite) need one strongly
    * consistent read; the item cannot be missing, since items are never deleted by this receiver.
    */
-  private async storedFingerprint(record: TransactionRecord, budget: TimeBudget): Promise<string> {
+  private async storedFingerprint(
+    record: TransactionRecord,
+    budget: TimeBudget,
+  ): Promise<{ fingerprint: string; extra: string | undefined }> {
     try {
       const output = await attempt(budget, this.attempts, (abortSignal) =>
         this.client.send(
@@ -94,14 +104,14 @@ export class DynamoDbTransactionStore implements TransactionStore {
             TableName: this.tableName,
             Key: { [attributes.reference]: { S: record.transaction.reference } },
             ConsistentRead: true,
-            ProjectionExpression: 'fingerprint',
+            ProjectionExpression: 'fingerprint, extra',
           }),
           { abortSignal },
         ),
       );
       const fingerprint = output.Item?.fingerprint?.S;
       if (fingerprint === undefined) throw new Error('conditional write failed but no item found');
-      return fingerprint;
+      return { fingerprint, extra: output.Item?.extra?.S };
     } catch (error) {
       throw storeFailure(error);
     }

@@ -21,7 +21,12 @@ export interface TransactionRecord {
 export type PutOutcome =
   | { readonly kind: 'created' }
   /** The reference is taken; `fingerprint` is that of the record already stored. */
-  | { readonly kind: 'exists'; readonly fingerprint: string };
+  | {
+      readonly kind: 'exists';
+      readonly fingerprint: string;
+      /** The stored transaction's members outside the interface, as JSON text; none if absent. */
+      readonly extra?: string;
+    };
 
 /**
  * Storage for recorded transactions, keyed by `reference`. Implementations turn their own

@@ -76,11 +76,8 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
     const now = [answer.status, answer.outcome ?? answer.title, answer.detail]
       .filter((part) => part !== undefined)
       .join(' ');
-    process.stdout.write(
-      terminalText(
-        `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'}) ${was}; now ${now}`,
-      ) + '\n',
-    );
+    const line = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'}) ${was}; now ${now}`;
+    process.stdout.write(`${terminalText(line)}\n`);
     if (answer.status < 200 || answer.status > 299) process.exitCode = 1;
   });
 

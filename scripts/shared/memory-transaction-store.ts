@@ -1,3 +1,4 @@
+import { stringifyJson } from '../../lambda/json/json-text.js';
 import type {
   PutOutcome,
   TransactionRecord,
@@ -14,7 +15,14 @@ export class MemoryTransactionStore implements TransactionStore {
 
   async putIfAbsent(record: TransactionRecord): Promise<PutOutcome> {
     const stored = this.records.get(record.transaction.reference);
-    if (stored) return { kind: 'exists', fingerprint: stored.fingerprint };
+    if (stored) {
+      const { extra } = stored.transaction;
+      return {
+        kind: 'exists',
+        fingerprint: stored.fingerprint,
+        ...(Object.keys(extra).length > 0 ? { extra: stringifyJson(extra) } : {}),
+      };
+    }
     this.records.set(record.transaction.reference, record);
     return { kind: 'created' };
   }
