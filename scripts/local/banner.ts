@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
-import { callbackBody } from '../shared/gateway-callback.js';
+import { callbackBody, sampleTransaction } from '../shared/gateway-callback.js';
 import type { LocalServer } from './local-server.js';
 
 export interface BannerSetup {
@@ -96,18 +96,7 @@ function shortPath(path: string, cwd: string): string {
 /** A Turkish-named withdrawal with a fresh reference: pasting it twice shows a duplicate. */
 export function curlLine(server: Pick<LocalServer, 'url' | 'apiKey'>): string {
   const body = callbackBody(
-    {
-      id: '1048577',
-      username: 'deniz.kaya',
-      firstName: 'Çağrı',
-      lastName: 'Öztürk',
-      amount: '250075',
-      currency: 'TRY',
-      type: 'Withdrawal',
-      status: 'Confirm',
-      message: 'Ödeme onaylandı',
-      reference: randomUUID(),
-    },
+    sampleTransaction({ status: 'Confirm', message: 'Ödeme onaylandı', reference: randomUUID() }),
     server.apiKey,
   );
   return [

@@ -21,6 +21,26 @@ export interface GatewayTransaction {
   readonly reference: string;
 }
 
+/**
+ * A Turkish-named withdrawal, the published hash example's transaction (docs/callback-hash.md,
+ * Example B): the banner's curl line and the tests build theirs from it.
+ */
+export function sampleTransaction(overrides: Partial<GatewayTransaction> = {}): GatewayTransaction {
+  return {
+    id: '1048577',
+    username: 'deniz.kaya',
+    firstName: 'Çağrı',
+    lastName: 'Öztürk',
+    amount: '250075',
+    currency: 'TRY',
+    type: 'Withdrawal',
+    status: 'Reject',
+    message: 'Hesap doğrulanamadı',
+    reference: '5b0c2f6e-7d4a-4c1b-9a3e-2f8d6b1c0e94',
+    ...overrides,
+  };
+}
+
 export interface CallbackBodyOptions {
   /** Sign the body (default), or send `"hash":""` as a gateway with hashing switched off does. */
   readonly hash?: boolean;

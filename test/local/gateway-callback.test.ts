@@ -1,21 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { computeHash, escapeNonAscii } from '../../lambda/callback/callback-hash.js';
-import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
+import {
+  callbackBody,
+  type GatewayTransaction,
+  sampleTransaction,
+} from '../../scripts/shared/gateway-callback.js';
 
 /** shared/spec/hash.md, Example B. */
 const key = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';
-const exampleB: GatewayTransaction = {
-  id: '1048577',
-  username: 'deniz.kaya',
-  firstName: 'Çağrı',
-  lastName: 'Öztürk',
-  amount: '250075',
-  currency: 'TRY',
-  type: 'Withdrawal',
-  status: 'Reject',
-  message: 'Hesap doğrulanamadı',
-  reference: '5b0c2f6e-7d4a-4c1b-9a3e-2f8d6b1c0e94',
-};
+const exampleB: GatewayTransaction = sampleTransaction();
 const exampleBHash = '3e20f227d66c2d34684a1b284f5e909bf8cb2113bea72cf0a83adf6b4c7cf85d';
 
 describe('callbackBody (the simulator signs as the gateway does)', () => {

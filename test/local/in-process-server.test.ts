@@ -1,6 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type LocalServer, startLocalServer } from '../../scripts/local/local-server.js';
-import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
+import {
+  callbackBody,
+  type GatewayTransaction,
+  sampleTransaction,
+} from '../../scripts/shared/gateway-callback.js';
 
 /**
  * `startLocalServer` is what benchmarks and hardening tests use to run local mode inside their
@@ -8,18 +12,8 @@ import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gate
  * instance of it.
  */
 
-const transaction = (reference: string): GatewayTransaction => ({
-  id: '9007199254740993',
-  username: 'deniz.kaya',
-  firstName: 'Çağrı',
-  lastName: 'Öztürk',
-  amount: '250075',
-  currency: 'TRY',
-  type: 'Withdrawal',
-  status: 'Reject',
-  message: 'Hesap doğrulanamadı',
-  reference,
-});
+const transaction = (reference: string): GatewayTransaction =>
+  sampleTransaction({ id: '9007199254740993', reference });
 
 const post = (server: LocalServer, key: string, reference: string) =>
   fetch(server.url, {
