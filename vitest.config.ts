@@ -16,5 +16,8 @@ export default defineConfig({
     // One JSON log line and one EMF blob per invocation would bury the test report; the tests
     // that check logs and metrics turn them back on for themselves.
     env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    // What a test prints (the hardening suites' figures among it) is shown when it fails;
+    // `npm run test:hardening` shows it always.
+    silent: 'passed-only',
   },
 });
