@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { runScript } from '../local/support/local-cli.js';
+import { createTestRefusalsTable, engineEndpoint, type TestTable } from '../support/engines.js';
 import { exampleA, exampleB, specKey } from '../support/fixtures.js';
 
 /** npm run verify on the worked examples of the hash spec, run as a user runs it. */
@@ -84,5 +86,76 @@ describe('npm run verify', () => {
     expect(notJson.stderr).toContain('the body is not valid JSON');
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('exactly one of --key or --key-file');
+  });
+});
+
+describe('npm run verify --refusal, on a body kept with a refusal', () => {
+  let table: TestTable;
+  let env: Record<string, string>;
+  const keep = async (body: string, kept = Buffer.from(body, 'utf8')) => {
+    const bytes = Buffer.from(body, 'utf8');
+    const digest = sha256(body);
+    await new DynamoDbRefusalStore(table.client, table.tableName, { retentionDays: 1 }).keep({
+      digest,
+      body: kept,
+      bodyBytes: bytes.length,
+      headers: { 'Content-Type': 'application/json' },
+      status: 403,
+      problem: 'hash-mismatch',
+      receivedAt: new Date(),
+      keyId: 'key-1',
+      requestId: 'req-1',
+      sourceIp: '203.0.113.7',
+    });
+    return digest;
+  };
+
+  beforeAll(async () => {
+    table = await createTestRefusalsTable('dynalite');
+    env = {
+      AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint('dynalite'),
+      REFUSALS_TABLE_NAME: table.tableName,
+    };
+  });
+  afterAll(() => table.drop());
+
+  it('reads the kept body by its digest prefix and explains its hash', async () => {
+    const digest = await keep(exampleB.utf8Body);
+    const keyFile = await file('key3.txt', specKey);
+
+    const right = await runScript(
+      'verify',
+      ['--refusal', digest.slice(0, 16), '--key-file', keyFile],
+      env,
+    );
+    const wrong = await runScript(
+      'verify',
+      ['--refusal', digest, '--key', 'another-key-0000'],
+      env,
+    );
+
+    expect(right.code).toBe(0);
+    expect(right.stdout).toContain('non-ASCII as lowercase \\u escapes');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout.match(/sha256 [0-9a-f]{64}/g)).toHaveLength(3);
+  });
+
+  it('says so when only part of the body was kept, or none is kept under that digest', async () => {
+    const digest = await keep(bodyA, Buffer.from(bodyA.slice(0, 40), 'utf8'));
+    const keyFile = await file('key4.txt', specKey);
+
+    const part = await runScript('verify', ['--refusal', digest, '--key-file', keyFile], env);
+    const absent = await runScript(
+      'verify',
+      ['--refusal', 'f'.repeat(64), '--key-file', keyFile],
+      env,
+    );
+    const both = await runScript('verify', ['-', '--refusal', digest, '--key-file', keyFile], env);
+
+    expect(part.code).toBe(1);
+    expect(part.stderr).toContain('only the first 40 of');
+    expect(absent.code).toBe(1);
+    expect(absent.stderr).toContain(`no kept refusal ${'f'.repeat(64)}`);
+    expect(both.code).toBe(2);
   });
 });
