@@ -20,6 +20,23 @@ describe('configuration', () => {
     });
   });
 
+  it('keeps refusals 90 days beside the table unless told otherwise', () => {
+    expect(loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' }).refusals).toEqual({
+      tableName: 't-refusals',
+      retentionDays: 90,
+    });
+    const configured = loadConfig({
+      TABLE_NAME: 't',
+      CALLBACK_API_KEYS: 'k',
+      REFUSALS_TABLE_NAME: 'kept',
+      REFUSAL_RETENTION_DAYS: '30',
+    });
+    expect(configured.refusals).toEqual({ tableName: 'kept', retentionDays: 30 });
+    expect(() =>
+      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', REFUSAL_RETENTION_DAYS: '0' }),
+    ).toThrow(/REFUSAL_RETENTION_DAYS/);
+  });
+
   it('fails fast naming each bad variable, never echoing a value', () => {
     const attempt = () =>
       loadConfig({ HASH_MODE: 'sometimes', CALLBACK_API_KEYS: '   ', DYNAMODB_TIMEOUT_MS: 'soon' });
