@@ -215,7 +215,7 @@ async function exportSection(endpoint: string, tableName: string): Promise<void>
     ['1 day', small, ''],
     ['365 days', year, ''],
     ['all', '2000-01-01', ''],
-    ['all', '2000-01-01', '--max-old-space-size=48'],
+    ['all', '2000-01-01', '--max-old-space-size=96'],
   ] as const) {
     for (const format of ['csv', 'jsonl']) {
       const { stderr } = await promisify(execFile)(
@@ -244,14 +244,14 @@ async function exportSection(endpoint: string, tableName: string): Promise<void>
         },
       );
       const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1]);
-      rows.push([label, format, heap ? '48 MB' : 'default', `${(kb / 1024).toFixed(0)} MB`]);
+      rows.push([label, format, heap ? '96 MB' : 'default', `${(kb / 1024).toFixed(0)} MB`]);
     }
   }
   print("## Peak RSS of npm run query -- export (the process tree's largest process)\n\n");
   print(textTable(['window', 'format', 'heap limit', 'peak RSS'], rows, { alignRight: [3] }));
   print(
     '\nAbout 130 MB is the process itself (tsx, the SDK). With the default heap V8 lets garbage ' +
-      'pile up while allocation is fast; the run capped at a 48 MB heap exports every ' +
+      'pile up while allocation is fast; the run capped at a 96 MB heap exports every ' +
       'transaction too, so nothing is kept per transaction.\n',
   );
 }
