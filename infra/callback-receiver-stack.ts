@@ -163,6 +163,7 @@ export class CallbackReceiverStack extends Stack {
       value: this.table.tableName,
     });
     new CfnOutput(this, 'RefusalsTableName', {
+      exportName: `${this.stackName}-RefusalsTableName`,
       description: 'Refused deliveries kept for their retention: npm run query -- refused --table',
       value: this.refusalsTable.tableName,
     });
