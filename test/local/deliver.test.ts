@@ -7,10 +7,14 @@ import { deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };
 
+interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 /** A receiver that answers from a script, one status per request. */
-async function scriptedReceiver(
-  answers: { status: number; headers?: Record<string, string>; body?: string }[],
-) {
+async function scriptedReceiver(answers: ScriptedAnswer[]) {
   let requests = 0;
   const server = createServer((request, response) => {
     request.resume();
@@ -115,35 +119,33 @@ describe('deliver (the gateway retry policy)', () => {
     );
   });
 
-  it("names a refusal's problem title and what to do", async () => {
-    const receiver = await scriptedReceiver([
-      {
+  it.each<{ refusal: string; answer: ScriptedAnswer; reason: string }>([
+    {
+      refusal: "a refusal's problem title and what to do",
+      answer: {
         status: 401,
         headers: { 'content-type': 'application/problem+json' },
         body: '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
       },
-    ]);
-    server = receiver.server;
-
-    const result = await deliver(receiver.url, 'key', '{}', policy);
-
-    expect(result.reason).toBe(
-      "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS",
-    );
-  });
-
-  it('tells an unknown route (API Gateway 403) from a refused body', async () => {
-    const receiver = await scriptedReceiver([
-      {
+      reason:
+        "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS",
+    },
+    {
+      refusal: 'an unknown route (API Gateway 403), told from a refused body',
+      answer: {
         status: 403,
         headers: { 'x-amzn-errortype': 'MissingAuthenticationTokenException' },
         body: '{"message":"Missing Authentication Token"}',
       },
-    ]);
+      reason:
+        "403 Missing Authentication Token: no route here; --url must be the receiver's POST …/callback URL",
+    },
+  ])('names $refusal in one line', async ({ answer, reason }) => {
+    const receiver = await scriptedReceiver([answer]);
     server = receiver.server;
 
     const result = await deliver(receiver.url, 'key', '{}', policy);
 
-    expect(result.reason).toMatch(/^403 Missing Authentication Token: no route here/);
+    expect(result.reason).toBe(reason);
   });
 });
