@@ -144,6 +144,7 @@ export class CallbackReceiverStack extends Stack {
       alarmTopic: this.alarmTopic,
       logRetention,
       encryptionKey: this.encryptionKey,
+      publisherRoleArns: settings.eventPublisherArns,
     });
     this.dashboard = new CallbackDashboard(this, 'Dashboard', {
       ...monitored,

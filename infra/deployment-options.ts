@@ -150,6 +150,26 @@ export const deploymentOptions = {
       .regex(/^arn:[\w-]+:kms:[\w-]+:\d{12}:key\/[\w-]+$/, 'must be a KMS key ARN')
       .optional(),
   }),
+  eventPublisherArns: option({
+    type: 'IAM role ARN list',
+    default: 'none',
+    meaning:
+      'Roles besides the stream consumer that may publish on the event bus: the operators who ' +
+      'run `npm run replay` and `npm run redrive`. The bus denies PutEvents to every other principal',
+    schema: z
+      .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
+      .transform((items) => items.map((item) => item.trim()).filter((item) => item !== ''))
+      .pipe(
+        z
+          .array(
+            z
+              .string()
+              .regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'must be an IAM role ARN'),
+          )
+          .min(1, 'must list at least one role ARN'),
+      )
+      .optional(),
+  }),
   customerManagedKey: option({
     type: 'boolean',
     default: '`false`',

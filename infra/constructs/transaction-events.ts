@@ -59,6 +59,12 @@ export interface TransactionEventsProps {
    */
   readonly maxRecordAge?: Duration;
   /**
+   * Roles besides the consumer's that may publish on the bus (operators running replay and
+   * redrive); every other principal is denied PutEvents.
+   * @default - none
+   */
+  readonly publisherRoleArns?: readonly string[];
+  /**
    * Customer-managed key for the bus, its archive and the dead-letter queue.
    * @default - AWS-owned keys (bus, archive) and SQS-managed encryption (queue)
    */
@@ -170,8 +176,9 @@ export class TransactionEvents extends Construct {
         filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT') })],
       }),
     );
-    // Only the consumer publishes here: without this policy anyone in the account holding
-    // events:PutEvents could put a "Transaction Completed" that consumers would credit. The
+    // Only the consumer (and the operator roles named for replay and redrive) publishes here:
+    // without this policy anyone in the account holding events:PutEvents could put a
+    // "Transaction Completed" that consumers would credit. The
     // archive's replays come from EventBridge itself and are not PutEvents calls.
     this.bus.addToResourcePolicy(
       new PolicyStatement({
@@ -180,7 +187,12 @@ export class TransactionEvents extends Construct {
         principals: [new AnyPrincipal()],
         actions: ['events:PutEvents'],
         resources: [this.bus.eventBusArn],
-        conditions: { ArnNotEquals: { 'aws:PrincipalArn': this.role.roleArn } },
+        // A negated operator with several values holds when the principal matches none of them.
+        conditions: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [this.role.roleArn, ...(props.publisherRoleArns ?? [])],
+          },
+        },
       }),
     );
     if (props.encryptionKey) {

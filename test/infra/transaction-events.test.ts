@@ -174,9 +174,35 @@ describe('transaction events: permissions', () => {
         Principal: { AWS: '*' },
         Action: 'events:PutEvents',
         Resource: stack.resolve(events.bus.eventBusArn),
-        Condition: { ArnNotEquals: { 'aws:PrincipalArn': stack.resolve(events.role.roleArn) } },
+        Condition: { ArnNotEquals: { 'aws:PrincipalArn': [stack.resolve(events.role.roleArn)] } },
       }),
     });
+  });
+
+  test('the operator roles named in eventPublisherArns may publish too, for replay and redrive', () => {
+    const operator = 'arn:aws:iam::123456789012:role/payments-operator';
+    const withOperator = synthesize({ eventPublisherArns: operator });
+    withOperator.template.hasResourceProperties('AWS::Events::EventBusPolicy', {
+      Statement: Match.objectLike({
+        Effect: 'Deny',
+        Condition: {
+          ArnNotEquals: {
+            'aws:PrincipalArn': [
+              withOperator.stack.resolve(withOperator.stack.events.role.roleArn),
+              operator,
+            ],
+          },
+        },
+      }),
+    });
+  });
+
+  test('eventPublisherArns refuses what is not an IAM role ARN', () => {
+    expect(() =>
+      synthesize({ eventPublisherArns: 'arn:aws:iam::123456789012:user/alice' }),
+    ).toThrow(
+      /"eventPublisherArns" item 1 \("arn:aws:iam::123456789012:user\/alice"\) must be an IAM role ARN/,
+    );
   });
 
   test('may put events on its own bus and nowhere else', () => {
