@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Span } from '../json/strict-json.js';
 
 /**
- * The gateway's integrity hash (see shared/spec/hash.md):
+ * The gateway's integrity hash (docs/callback-hash.md):
  * `hash = lowercase_hex(SHA-256(UTF-8(S + K)))`, where `S` is the sender's compact JSON text of
  * the transaction with `hash` set to `""`, non-ASCII written as `\uXXXX`, and `K` the API key.
  */

@@ -67,7 +67,7 @@ export function callbackBody(
 
 const plainDecimal = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-/** The members in the order the gateway emits them (shared/spec/hash.md, point 2). */
+/** The members in the order the gateway emits them (docs/callback-hash.md). */
 function gatewayMembers(t: GatewayTransaction): Record<string, GatewayValue> {
   // Written unquoted into the JSON text, so they must be plain decimals.
   if (!plainDecimal.test(t.id) || !plainDecimal.test(t.amount)) {

@@ -6,7 +6,7 @@ import {
   sampleTransaction,
 } from '../../scripts/shared/gateway-callback.js';
 
-/** shared/spec/hash.md, Example B. */
+/** docs/callback-hash.md, Example B. */
 const key = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';
 const exampleB: GatewayTransaction = sampleTransaction();
 const exampleBHash = '3e20f227d66c2d34684a1b284f5e909bf8cb2113bea72cf0a83adf6b4c7cf85d';

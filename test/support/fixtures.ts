@@ -5,7 +5,7 @@ import {
   signedBody,
 } from '../../scripts/shared/gateway-signer.js';
 
-/** The worked examples of shared/spec/hash.md. */
+/** The gateway's worked examples A and B of docs/callback-hash.md. */
 export const specKey = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';
 
 export const exampleA = {

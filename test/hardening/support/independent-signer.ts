@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * The test's own gateway: a JSON writer and signer written from shared/spec/hash.md without the
+ * The test's own gateway: a JSON writer and signer written from docs/callback-hash.md without the
  * receiver's code, so an oracle built on it does not share the receiver's mistakes. Values keep
  * members as ordered entries, so duplicate and `__proto__` members can be written on purpose.
  */

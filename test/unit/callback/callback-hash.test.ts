@@ -16,7 +16,7 @@ function verifies(body: string, key = specKey): boolean {
   return verifyHash(hashedTextCandidates(body, document.memberSpans.get('hash')), key, hash);
 }
 
-describe('the gateway hash (shared/spec/hash.md)', () => {
+describe('the gateway hash (docs/callback-hash.md)', () => {
   it('reproduces worked example A', () => {
     expect(computeHash(exampleA.hashedText, specKey)).toBe(exampleA.hash);
   });
