@@ -103,6 +103,13 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
             await engine.stop();
             throw error;
           }
+          // No server holds the folder. A server started with --in-memory (DATA_DIR=:memory:)
+          // leaves no trace here, so say which data this is rather than show it as the server's.
+          process.stderr.write(
+            `Reading ${data.dir} directly: no local server is running on it. A server started ` +
+              'with --in-memory keeps its data to itself: query it with the --endpoint its ' +
+              'banner printed.\n',
+          );
           return {
             client,
             tableName,

@@ -191,10 +191,12 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
   it('query reads the data folder itself while no server runs', async () => {
     const reference = originals[1]?.transaction.reference as string;
 
-    const { code, json } = await query<GetOutput>('get', reference);
+    const { code, json, stderr } = await query<GetOutput>('get', reference);
 
     expect(code).toBe(0);
     expect(json?.transaction).toMatchObject({ reference });
+    // An in-memory server would leave no trace in the folder: the reader is told what it read.
+    expect(stderr).toMatch(/no local server is running on it.*--in-memory/s);
   });
 
   it('query get exits 1 for an unknown reference', async () => {
