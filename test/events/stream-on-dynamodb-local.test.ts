@@ -263,7 +263,7 @@ describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => 
       }),
     );
 
-    // The record the README's procedure builds from `aws dynamodb get-item` output.
+    // The record republishing from the table builds: the item, as read, as an INSERT's new image.
     const rebuilt: DynamoDBRecord = {
       eventName: 'INSERT',
       dynamodb: { NewImage: JSON.parse(JSON.stringify(Item)), SequenceNumber: 'redrive-1' },

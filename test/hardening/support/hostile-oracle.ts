@@ -19,7 +19,7 @@ import {
 } from './independent-signer.js';
 
 /**
- * The test's prediction for a hostile request, worked out from the README's rules without the
+ * The test's prediction for a hostile request, worked out from docs/callback-interface.md without the
  * receiver's code: the exact status where the rules decide it, else the statuses allowed; and
  * for a signed body, what was signed, so a 204 can be checked against it.
  */
@@ -383,7 +383,7 @@ function numberFits(text: string, kind: 'integer' | 'decimal'): boolean {
   );
 }
 
-/** Why the README's transaction table refuses the members, if it does (the receiver's 422). */
+/** Why the transaction table of docs/callback-interface.md refuses the members, if it does (the receiver's 422). */
 export function schemaProblem(members: Members): string | undefined {
   const field = (name: string) => members.get(name);
   const number = (name: string, kind: 'integer' | 'decimal') => {

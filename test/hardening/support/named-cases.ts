@@ -5,7 +5,7 @@ import { signed, specKey, transaction } from '../../support/fixtures.js';
 import { sha256Hex } from './independent-signer.js';
 
 /**
- * Hand-made hostile requests, each with the status the README promises. They run on a real
+ * Hand-made hostile requests, each with the status docs/callback-interface.md promises. They run on a real
  * engine with the default hash mode (`if-present`), through the real handler.
  */
 export interface NamedRequest {
@@ -376,17 +376,17 @@ export const namedCases: readonly NamedCase[] = [
   // key the byUser index (fixed: the index keys a copy, left out when it cannot be a key). An
   // empty name in a map was refused too (fixed: extra members are stored as JSON text).
   {
-    name: 'an empty username (README: a string)',
+    name: 'an empty username (docs: a string)',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { username: '' })) }),
   },
   {
-    name: 'a username of 2,049 bytes (README: a string)',
+    name: 'a username of 2,049 bytes (docs: a string)',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { username: `${'ğ'.repeat(1024)}x` })) }),
   },
   {
-    name: 'an extra member named "" (README: kept under extra)',
+    name: 'an extra member named "" (docs: accepted and stored)',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { '': 'x' })) }),
   },
