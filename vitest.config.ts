@@ -15,7 +15,14 @@ export default defineConfig({
     teardownTimeout: 30_000,
     // One JSON log line and one EMF blob per invocation would bury the test report; the tests
     // that check logs and metrics turn them back on for themselves.
-    env: { POWERTOOLS_LOG_LEVEL: 'SILENT', POWERTOOLS_METRICS_DISABLED: 'true' },
+    // npm's own warnings (CDK runs esbuild through npx during synth) are left to `npm ci`'s output.
+    env: {
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+      npm_config_loglevel: 'error',
+    },
+    // Drops CDK's "Bundling asset …" lines, which bypass the console (see the file).
+    setupFiles: ['test/support/quiet-bundling.ts'],
     // What a test prints (the hardening suites' figures among it) is shown when it fails;
     // `npm run test:hardening` shows it always.
     silent: 'passed-only',

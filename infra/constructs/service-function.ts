@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { serviceName, telemetryEnvironment } from '../../lambda/observability/metric-names.js';
@@ -100,6 +100,8 @@ export class ServiceFunction extends NodejsFunction {
           "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
         // Local esbuild only: synth and tests must work without Docker.
         forceDockerBundling: false,
+        // esbuild's size summary tells a deploy nothing; its warnings and errors still show.
+        logLevel: LogLevel.WARNING,
       },
     });
 
