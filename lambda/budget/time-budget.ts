@@ -48,14 +48,12 @@ export function unlimitedBudget(): TimeBudget {
 /** `promise`, unless the budget runs out first. */
 export async function withinBudget<T>(budget: TimeBudget, promise: Promise<T>): Promise<T> {
   if (budget.signal.aborted) throw new TimeBudgetExhaustedError();
-  let onAbort: (() => void) | undefined;
-  const exhausted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(new TimeBudgetExhaustedError());
-    budget.signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const { promise: exhausted, reject } = Promise.withResolvers<never>();
+  const onAbort = () => reject(new TimeBudgetExhaustedError());
+  budget.signal.addEventListener('abort', onAbort, { once: true });
   try {
     return await Promise.race([promise, exhausted]);
   } finally {
-    if (onAbort) budget.signal.removeEventListener('abort', onAbort);
+    budget.signal.removeEventListener('abort', onAbort);
   }
 }
