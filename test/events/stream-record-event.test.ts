@@ -138,6 +138,37 @@ describe('eventForRecord', () => {
     expect(map).not.toThrow(/-5/);
   });
 
+  it('refuses a number field that DynamoDB does not hold as a number', () => {
+    const item = transactionItem(recordOf(transaction()));
+    item.amount = { BOOL: true };
+
+    expect(() => eventForRecord(streamRecord('INSERT', item))).toThrow(
+      /amount: must be decimal text/,
+    );
+  });
+
+  it('refuses a conflict insert whose claimed transaction is not a map', () => {
+    const item = conflictItem(recordOf(transaction()));
+    item.transaction = { S: 'not a map' };
+
+    const map = () => eventForRecord(streamRecord('INSERT', item));
+
+    expect(map).toThrow(UnpublishableRecordError);
+    expect(map).toThrow('The conflict item has no `transaction` map');
+  });
+
+  it('refuses a conflict insert without its delivery attributes, naming each one', () => {
+    const item = conflictItem(recordOf(transaction()));
+    for (const name of ['fingerprint', 'receivedAt', 'hashResult', 'requestId']) delete item[name];
+
+    const map = () => eventForRecord(streamRecord('INSERT', item));
+
+    expect(map).toThrow(UnpublishableRecordError);
+    for (const name of ['fingerprint', 'receivedAt', 'hashResult', 'requestId']) {
+      expect(map).toThrow(new RegExp(`${name}: `));
+    }
+  });
+
   it('refuses an insert without a new image (a KEYS_ONLY stream)', () => {
     const record = streamRecord('INSERT', transactionItem(recordOf(transaction())));
     delete record.dynamodb?.NewImage;
