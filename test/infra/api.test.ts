@@ -1,8 +1,12 @@
-import { Capture, Match } from 'aws-cdk-lib/assertions';
+import { App, Stack } from 'aws-cdk-lib';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { describe, expect, test } from 'vitest';
+import { CallbackApi } from '../../infra/constructs/callback-api.js';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { propertiesOf, synthesize } from './synth.js';
 
@@ -186,5 +190,34 @@ describe('WAF web ACL (default, no allow-list)', () => {
       Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 100 * 300 } },
     });
     expect(body('rateLimited')).toMatchObject({ status: 429, title: 'Too Many Requests' });
+  });
+});
+
+describe('WAF allow-list of one address family', () => {
+  test('allows the listed IPv4 addresses by their one IP set, with no OR around it', () => {
+    const alone = new Stack(new App(), 'AllowList');
+    new CallbackApi(alone, 'Api', {
+      handler: LambdaFunction.fromFunctionArn(
+        alone,
+        'Handler',
+        'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
+      ),
+      throttleRateLimit: 100,
+      throttleBurstLimit: 200,
+      allowedSourceIps: ['203.0.113.7/32'],
+      logRetention: RetentionDays.ONE_WEEK,
+    });
+    const allowList = Template.fromStack(alone);
+
+    allowList.resourceCountIs('AWS::WAFv2::IPSet', 1);
+    allowList.hasResourceProperties('AWS::WAFv2::WebACL', {
+      Rules: Match.arrayWith([
+        Match.objectLike({
+          Name: 'AllowPaymentGateway',
+          Action: { Allow: {} },
+          Statement: { IPSetReferenceStatement: { Arn: Match.anyValue() } },
+        }),
+      ]),
+    });
   });
 });

@@ -57,6 +57,41 @@ describe('constructs validate their own props', () => {
     ).toThrow(/Props\/Api: allowedSourceIps and wafRateLimit need the WAF/);
   });
 
+  test('CallbackApi refuses a rate that is not positive and a burst that is not whole', () => {
+    const stack = newStack();
+    const handler = LambdaFunction.fromFunctionArn(
+      stack,
+      'Handler',
+      'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
+    );
+    const api = (id: string, throttleRateLimit: number, throttleBurstLimit: number) => () =>
+      new CallbackApi(stack, id, {
+        handler,
+        throttleRateLimit,
+        throttleBurstLimit,
+        logRetention: RetentionDays.ONE_WEEK,
+      });
+    const refusal = /Props\/Api\d: throttle limits must be positive, the burst an integer/;
+    expect(api('Api1', 0, 200)).toThrow(refusal);
+    expect(api('Api2', 100, 1.5)).toThrow(refusal);
+  });
+
+  test('TransactionEvents refuses a table without a stream', () => {
+    const stack = newStack();
+    expect(
+      () =>
+        new TransactionEvents(stack, 'Events', {
+          table: Table.fromTableName(stack, 'Table', 'transactions'),
+          alarmTopic: Topic.fromTopicArn(
+            stack,
+            'Topic',
+            'arn:aws:sns:eu-west-1:111122223333:alarms',
+          ),
+          logRetention: RetentionDays.ONE_WEEK,
+        }),
+    ).toThrow('TransactionEvents needs a table with a stream (NEW_IMAGE)');
+  });
+
   test('TransactionEvents refuses a record age beyond the stream’s 24 hours', () => {
     const stack = newStack();
     expect(
