@@ -118,3 +118,20 @@ describe('keys from Secrets Manager', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('a secret that holds no key', () => {
+  it.each([
+    ['an empty key list', { SecretString: '{"keys":[]}' }],
+    ['a binary secret with no string', { SecretBinary: new Uint8Array([1]) }],
+  ])('is refused as unreadable keys when it is %s', async (_name, answer) => {
+    const client = { send: async () => answer } as unknown as SecretsManagerClient;
+    const failure = await secretKeys('s', { client })
+      .keys(unlimited)
+      .catch((error: unknown) => error);
+
+    expect(failure).toMatchObject({
+      message: 'The API keys could not be read',
+      cause: { message: 'The secret holds no API keys' },
+    });
+  });
+});
