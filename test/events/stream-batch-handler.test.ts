@@ -165,4 +165,25 @@ describe('stream consumer', () => {
       ['Transaction Conflict', 'callback-receiver'],
     ]);
   });
+
+  it('fails the whole invocation, so Lambda retries the batch, when an image holds an attribute type it does not know', async () => {
+    const { invoke, eventBridge } = consumer();
+    const item = transactionItem(recordOf(transaction({ reference: 'odd-type' })));
+    item.amount = { X: '1' } as never;
+
+    await expect(invoke([streamRecord('INSERT', item)])).rejects.toThrow(
+      'Unknown attribute value type: X',
+    );
+    expect(eventBridge.published).toEqual([]);
+  });
+
+  it('fails the whole invocation when a failed record has no sequence number to report', async () => {
+    const { invoke } = consumer({ rule: () => 'InternalFailure' });
+    const records = inserts(1, 'unnumbered');
+    for (const record of records) delete record.dynamodb?.SequenceNumber;
+
+    await expect(invoke(records)).rejects.toThrow(
+      'A failed stream record has no SequenceNumber to report',
+    );
+  });
 });
