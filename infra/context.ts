@@ -30,30 +30,30 @@ export function readDeploymentContext(node: Pick<Node, 'getAllContext'>): Deploy
   );
 }
 
-/** The declared option closest to a key, by edit distance ignoring case. */
+/** The declared option closest to a key, by edit distance ignoring case; the first on a tie. */
 export function nearestOption(key: string): string {
-  let best: string = optionNames[0] ?? '';
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const name of optionNames) {
-    const distance = editDistance(key.toLowerCase(), name.toLowerCase());
-    if (distance < bestDistance) {
-      best = name;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  const distanceTo = (name: string) => editDistance(key.toLowerCase(), name.toLowerCase());
+  return optionNames.reduce((best, name) => (distanceTo(name) < distanceTo(best) ? name : best));
 }
 
-/** Levenshtein distance: insertions, deletions and substitutions. */
+/**
+ * Levenshtein distance: insertions, deletions and substitutions, one row of the table at a time.
+ * The cells are walked as values, so there is no index that could fall outside a row.
+ */
 function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution);
+  let distance = b.length;
+  for (let i = 0; i < a.length; i++) {
+    let diagonal = i;
+    let left = i + 1;
+    const current = [left];
+    for (const [j, above] of previous.slice(1).entries()) {
+      left = Math.min(above + 1, left + 1, diagonal + (a[i] === b[j] ? 0 : 1));
+      diagonal = above;
+      current.push(left);
     }
     previous = current;
+    distance = left;
   }
-  return previous[b.length] ?? 0;
+  return distance;
 }
