@@ -6,10 +6,11 @@
 import { access, constants, open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Option } from 'commander';
+import { openTarget } from '../query/query-target.js';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
-import { openTable, withTableOptions } from './command-line.js';
+import { withTableOptions } from './command-line.js';
 import { openReport, type ReportFormat, readReport, reportFormatOf } from './gateway-report.js';
 import { InputError } from './input-error.js';
 import {
@@ -56,7 +57,7 @@ const program = withTableOptions(
   if (reportPath !== '-') await readable(reportPath);
   const format = options.reportFormat ?? (await detectFormat(reportPath));
   const report = readReport(openReport(reportPath), format);
-  const target = await openTable(options);
+  const target = await openTarget(options);
   try {
     const { client, tableName } = target;
     const findings = reconcile({

@@ -5,10 +5,11 @@
  */
 
 import { InvalidArgumentError } from 'commander';
+import { openTarget } from '../query/query-target.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { openTable, withTableOptions } from './command-line.js';
+import { withTableOptions } from './command-line.js';
 import { eventBusName, eventPublisher, sqsClient, streamsClient } from './event-clients.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 
@@ -35,7 +36,7 @@ const program = withTableOptions(
   const queueUrl = options.queue ?? process.env.EVENTS_DLQ_URL;
   if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
   const bus = eventBusName(options.bus);
-  const target = await openTable(options);
+  const target = await openTarget(options);
   const sqs = sqsClient();
   const streams = streamsClient();
   try {

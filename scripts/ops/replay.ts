@@ -3,11 +3,13 @@
  * transactions to the bus as the stream consumer would. Exit 0 when every one was published,
  * 1 when any was not (or a reference holds nothing), 2 on a usage error.
  */
+
+import { openTarget } from '../query/query-target.js';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { openTable, withTableOptions } from './command-line.js';
+import { withTableOptions } from './command-line.js';
 import { eventBusName, eventPublisher } from './event-clients.js';
 import { type ReplaySummary, replayTransactions } from './replay-transactions.js';
 
@@ -40,7 +42,7 @@ const program = withTableOptions(
       ? { references }
       : { window: timeWindow(options.since, options.until) };
   const bus = eventBusName(options.bus);
-  const target = await openTable(options);
+  const target = await openTarget(options);
   try {
     const summary = await replayTransactions(
       {

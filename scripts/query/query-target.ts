@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { UsageError } from '../shared/cli-errors.js';
 import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../shared/data-lock.js';
-import { defaultTableName, type LocalData } from '../shared/local-data.js';
+import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
 import { ensureTable, localDynamoDbClient, startEmbeddedEngine } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
 
@@ -156,4 +156,25 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Where to read, as every tool's `--table` and `--endpoint` say it. */
+export interface TargetFlags {
+  /** A deployed table. */
+  readonly table?: string;
+  readonly endpoint?: string;
+}
+
+/**
+ * How every tool finds the table: `--table`/`--endpoint` (or `AWS_ENDPOINT_URL_DYNAMODB`), else
+ * local mode's data (`DATA_DIR`, `TABLE_NAME`) through {@link resolveTarget}.
+ */
+export function openTarget(flags: TargetFlags): Promise<QueryTarget> {
+  const endpoint = flags.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  return resolveTarget({
+    ...(flags.table ? { table: flags.table } : {}),
+    ...(endpoint ? { endpoint } : {}),
+    data: localData(process.env.DATA_DIR),
+    ...(process.env.TABLE_NAME ? { localTableName: process.env.TABLE_NAME } : {}),
+  });
 }

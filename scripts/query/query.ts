@@ -6,13 +6,12 @@ import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
-import { localData } from '../shared/local-data.js';
 import { backfillTimeShard } from './backfill-time-shard.js';
 import { conflictsTable } from './conflicts-table.js';
 import { detailTable } from './item-table.js';
 import { writeItems } from './list-output.js';
 import { take } from './newest-first.js';
-import { type QueryTarget, resolveTarget } from './query-target.js';
+import { openTarget, type QueryTarget, type TargetFlags } from './query-target.js';
 import { refusedCommand } from './refused-command.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { timeWindow } from './time-window.js';
@@ -25,11 +24,6 @@ import {
   scanTransactions,
 } from './transaction-queries.js';
 import { summarize, summaryText } from './transaction-summary.js';
-
-interface TargetFlags {
-  readonly table?: string;
-  readonly endpoint?: string;
-}
 
 interface ListFlags extends TargetFlags {
   readonly format: 'table' | 'json';
@@ -217,13 +211,7 @@ async function withQueryTarget(
   flags: TargetFlags,
   run: (target: QueryTarget) => Promise<void>,
 ): Promise<void> {
-  const endpoint = flags.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
-  const target = await resolveTarget({
-    ...(flags.table ? { table: flags.table } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    data: localData(process.env.DATA_DIR),
-    ...(process.env.TABLE_NAME ? { localTableName: process.env.TABLE_NAME } : {}),
-  });
+  const target = await openTarget(flags);
   try {
     await run(target);
   } catch (error) {

@@ -1,13 +1,9 @@
 import { ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
-import { localData } from '../shared/local-data.js';
-import { type QueryTarget, resolveTarget } from './query-target.js';
+import { openTarget, type QueryTarget, type TargetFlags } from './query-target.js';
 
-export interface RefusalsTargetFlags {
-  /** A deployed refusals table (stack output RefusalsTableName). */
-  readonly table?: string;
-  readonly endpoint?: string;
-}
+/** `--table` names a deployed refusals table (stack output RefusalsTableName). */
+export type RefusalsTargetFlags = TargetFlags;
 
 /**
  * Runs `use` against the refusals table: the one named by `--table`, else the one beside local
@@ -18,13 +14,7 @@ export async function withRefusalsTable<T>(
   flags: RefusalsTargetFlags,
   use: (target: QueryTarget) => Promise<T>,
 ): Promise<T> {
-  const endpoint = flags.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
-  const target = await resolveTarget({
-    ...(flags.table ? { table: flags.table } : {}),
-    ...(endpoint ? { endpoint } : {}),
-    data: localData(process.env.DATA_DIR),
-    ...(process.env.TABLE_NAME ? { localTableName: process.env.TABLE_NAME } : {}),
-  });
+  const target = await openTarget(flags);
   const tableName =
     flags.table ?? (process.env.REFUSALS_TABLE_NAME || refusalsTableName(target.tableName));
   try {
