@@ -1,8 +1,8 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import { keptTableProps } from './kept-table-props.js';
 
 export interface RefusalsTableProps {
   /**
@@ -25,17 +25,10 @@ export class RefusalsTable extends Construct {
     super(scope, id);
     this.table = new Table(this, 'Table', {
       partitionKey: { name: refusalsTable.partitionKey, type: AttributeType.STRING },
-      // Refusals are rare and bursty: on demand costs nothing while none arrive.
-      billingMode: BillingMode.PAY_PER_REQUEST,
       timeToLiveAttribute: refusalsTable.expiresAt,
-      // PITR: the kept bodies are the only copy of what the gateway was refused.
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // Refused transactions may still need settling: the table outlives the stack (RETAIN).
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      ...(props.encryptionKey
-        ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }
-        : { encryption: TableEncryption.DEFAULT }),
+      // Kept like the transactions: the bodies are the only copy of what the gateway was
+      // refused, and refused transactions may still need settling.
+      ...keptTableProps(props.encryptionKey),
     });
   }
 }

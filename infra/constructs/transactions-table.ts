@@ -1,15 +1,8 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
-import {
-  AttributeType,
-  BillingMode,
-  ProjectionType,
-  StreamViewType,
-  Table,
-  TableEncryption,
-} from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { type TableDefinition, transactionsTable } from '../../lambda/storage/table-definition.js';
+import { keptTableProps } from './kept-table-props.js';
 
 export interface TransactionsTableProps {
   /**
@@ -34,17 +27,8 @@ export class TransactionsTable extends Construct {
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
-      // On demand: callback traffic follows the gateway's bursts, not a steady rate.
-      billingMode: BillingMode.PAY_PER_REQUEST,
-      // PITR: a bad deploy or a mistaken script can be rolled back to any second of 35 days.
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      // The table is the system of record for payments: neither an API call nor a stack
-      // deletion may drop it. `cdk destroy` leaves it behind (RETAIN).
-      deletionProtection: true,
-      removalPolicy: RemovalPolicy.RETAIN,
-      ...(props.encryptionKey
-        ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: props.encryptionKey }
-        : { encryption: TableEncryption.DEFAULT }),
+      // The system of record for payments: see keptTableProps.
+      ...keptTableProps(props.encryptionKey),
       // New images only: downstream consumers need what was stored, never the before-image.
       stream: StreamViewType.NEW_IMAGE,
     });

@@ -1,5 +1,6 @@
 import {
   CreateTableCommand,
+  type CreateTableCommandInput,
   DescribeTableCommand,
   DynamoDBClient,
   type GlobalSecondaryIndexDescription,
@@ -58,13 +59,7 @@ export async function ensureTable(
       );
     }
   }
-  await client.send(new CreateTableCommand(createTableInput(tableName)));
-  // Local engines are ACTIVE at once or nearly: the SDK waiter's first check usually settles it.
-  await waitUntilTableExists(
-    { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 },
-    { TableName: tableName },
-  );
-  return 'created';
+  return createTable(client, createTableInput(tableName));
 }
 
 /**
@@ -88,10 +83,19 @@ export async function ensureRefusalsTable(
       );
     }
   }
-  await client.send(new CreateTableCommand(refusalsTableInput(tableName)));
+  return createTable(client, refusalsTableInput(tableName));
+}
+
+/** Creates a table and waits until it is ACTIVE. */
+async function createTable(
+  client: DynamoDBClient,
+  input: CreateTableCommandInput,
+): Promise<'created'> {
+  await client.send(new CreateTableCommand(input));
+  // Local engines are ACTIVE at once or nearly: the SDK waiter's first check usually settles it.
   await waitUntilTableExists(
     { client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 },
-    { TableName: tableName },
+    { TableName: input.TableName },
   );
   return 'created';
 }
