@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeTransactions, syntheticRecords } from '../../bench/query/stored-transactions.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
 import { runScript } from '../local/support/local-cli.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../support/engines.js';
+import { storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
 
 /**
  * `npm run query` as a user runs it, against a table on the first engine (the commands'

@@ -1,11 +1,5 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { legacyItem, legacyTable } from '../../bench/query/legacy-time-index.js';
-import {
-  storeItems,
-  storeTransactions,
-  syntheticRecords,
-} from '../../bench/query/stored-transactions.js';
 import { timeShards } from '../../lambda/storage/table-definition.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
@@ -21,6 +15,8 @@ import { summarize } from '../../scripts/query/transaction-summary.js';
 import { createTableInput } from '../../scripts/shared/create-table-input.js';
 import { ensureTable } from '../../scripts/shared/local-engine.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../support/engines.js';
+import { legacyItem, legacyTable } from '../support/legacy-time-index.js';
+import { storeItems, storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
 
 const end = new Date('2026-11-20T00:00:00.000Z');
 /** 300 transactions over three days before `end`, with big and fractional amounts. */

@@ -5,7 +5,7 @@ import { type Item, transactionItem } from '../../lambda/storage/transaction-ite
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
 
 /**
- * Transactions for the query benchmark and tests: `count` of them spread evenly, newest first,
+ * Transactions for the query tests: `count` of them spread evenly, newest first,
  * over `spanDays` before `end`, with seeded variety in currency, type, status and amount (some
  * with fractions and 20+ digits, so sums must be exact).
  */
