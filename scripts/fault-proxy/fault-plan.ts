@@ -1,4 +1,4 @@
-import { type Random, seededRandom } from '../shared/seeded-random.js';
+import { seededRandom } from '../shared/seeded-random.js';
 
 /**
  * What the proxy does to one DynamoDB request:
@@ -14,16 +14,18 @@ export const faultKinds = ['throttle', 'server-error', 'delay', 'land-then-drop'
 export type FaultKind = (typeof faultKinds)[number];
 /** The faults a plan chooses from unless told: a `hang` is asked for by name. */
 export const defaultFaultKinds: readonly FaultKind[] = faultKinds.filter((kind) => kind !== 'hang');
-export type Decision = 'pass' | FaultKind;
+export const decisions = ['pass', ...faultKinds] as const;
+export type Decision = (typeof decisions)[number];
 
+/**
+ * `fraction` of the requests (0 to 1) get one of `kinds` (default {@link defaultFaultKinds}),
+ * equally likely; with `operations`, only requests for those. The same seed and arrival order
+ * give the same faults.
+ */
 export interface FaultPlanOptions {
-  /** Share of requests that get a fault, from 0 to 1. */
   readonly fraction: number;
-  /** The seed of the random choices; the same seed and arrival order give the same faults. */
   readonly seed: number;
-  /** The faults to choose from, equally likely (default: {@link defaultFaultKinds}). */
   readonly kinds?: readonly FaultKind[];
-  /** Only these DynamoDB operations (e.g. `PutItem`) get faults (default: every operation). */
   readonly operations?: readonly string[];
 }
 
@@ -37,7 +39,7 @@ export function faultPlan(options: FaultPlanOptions): FaultPlan {
   const kinds = options.kinds ?? defaultFaultKinds;
   if (kinds.length === 0) throw new RangeError('kinds must name at least one fault');
   const operations = options.operations ? new Set(options.operations) : undefined;
-  const random: Random = seededRandom(options.seed);
+  const random = seededRandom(options.seed);
   return function decide(operation) {
     // Two draws for every request, faulted or not, so one decision never shifts the next.
     const draw = random.next();

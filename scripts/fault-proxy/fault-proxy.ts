@@ -1,204 +1,148 @@
 /**
- * A fault-injecting HTTP proxy in front of a DynamoDB engine, or of a stand-in for Secrets
- * Manager or EventBridge. The function under test reaches it through `AWS_ENDPOINT_URL_DYNAMODB`,
- * `AWS_ENDPOINT_URL_SECRETS_MANAGER` or `AWS_ENDPOINT_URL_EVENTBRIDGE`, so its faults arrive the
- * way AWS's would: on the network, below the SDK's retries, timeouts and error parsing.
+ * A fault-injecting HTTP proxy in front of DynamoDB or a Secrets Manager or EventBridge stand-in,
+ * reached through `AWS_ENDPOINT_URL_*`: its faults arrive the way AWS's would, on the network,
+ * below the SDK's retries, timeouts and error parsing.
  */
-import { Agent, createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Decision, FaultPlan } from './fault-plan.js';
-import {
-  internalServerError,
-  type Service,
-  sendServiceError,
-  throttlingError,
-} from './service-error.js';
+import { type Decision, decisions, type FaultPlan } from './fault-plan.js';
+
+/** Each service's 500: the SDK reads `__type` to decide whether to retry, as against AWS. */
+export const serverErrorTypes = {
+  dynamodb: 'InternalServerError',
+  secretsmanager: 'InternalServiceError',
+  eventbridge: 'InternalException',
+} as const;
+export type Service = keyof typeof serverErrorTypes;
+
+/** `delayMs` must outlast the SDK's attempt timeout for a `delay` to be one (default 1,000 ms). */
 export interface FaultProxyOptions {
-  /** The engine behind the proxy, e.g. `http://127.0.0.1:8000`. */
   readonly upstream: string;
-  /** Whose errors the proxy writes (default `dynamodb`). */
-  readonly service?: Service;
-  /** Decides each request's fate; see `faultPlan`. */
   readonly plan: FaultPlan;
-  /** How long a `delay` fault holds a request: longer than the SDK's timeout (default 1,000 ms). */
+  readonly service?: Service;
   readonly delayMs?: number;
-  /** Port to listen on (default: a free one). */
   readonly port?: number;
 }
 
-/** Requests seen, by operation and by what was done to them. */
-export interface FaultStats {
-  readonly requests: number;
-  readonly byDecision: Readonly<Record<Decision, number>>;
-  readonly byOperation: Readonly<Record<string, Readonly<Partial<Record<Decision, number>>>>>;
-}
+type Counts = Partial<Record<Decision, number>>;
 
 export interface RunningFaultProxy {
   /** `http://127.0.0.1:<port>`, for the service's `AWS_ENDPOINT_URL_*`. */
   readonly endpoint: string;
-  stats(): FaultStats;
+  /** Requests seen, by what was done to them, in all and per operation. */
+  stats(): { requests: number; byDecision: Counts; byOperation: Record<string, Counts> };
   /** Resolves once no request is held or forwarded: every delayed write has landed or not. */
   idle(): Promise<void>;
   /** Stops listening, drops open connections and abandons held requests; safe to repeat. */
   stop(): Promise<void>;
 }
 
+type Reply = { statusCode: number; headers: IncomingHttpHeaders; body: Buffer };
+
 export async function startFaultProxy(options: FaultProxyOptions): Promise<RunningFaultProxy> {
   const upstream = new URL(options.upstream);
-  const delayMs = options.delayMs ?? 1_000;
   const service = options.service ?? 'dynamodb';
   const agent = new Agent({ keepAlive: true, maxSockets: 128 });
   const abandon = new AbortController();
-  const sockets = new Set<Socket>();
   const inFlight = new Set<Promise<void>>();
-  const byDecision: Record<Decision, number> = {
-    pass: 0,
-    throttle: 0,
-    'server-error': 0,
-    delay: 0,
-    'land-then-drop': 0,
-    hang: 0,
-  };
-  const byOperation: Record<string, Partial<Record<Decision, number>>> = {};
-  let requests = 0;
+  const counts = Object.fromEntries(decisions.map((decision) => [decision, 0]));
+  const byDecision = counts as Record<Decision, number>;
+  const byOperation: Record<string, Counts> = {};
 
-  async function forward(incoming: IncomingMessage, body: Buffer): Promise<UpstreamReply> {
-    const headers = { ...incoming.headers };
-    delete headers.connection;
-    delete headers['keep-alive'];
+  function forward(incoming: IncomingMessage, body: Buffer): Promise<Reply> {
+    const { hostname, port, protocol } = upstream;
+    const headers = withoutHopHeaders(incoming.headers);
+    const target = { hostname, port, protocol, method: incoming.method, path: incoming.url };
     return new Promise((resolve, reject) => {
-      const outgoing = request(
-        {
-          protocol: upstream.protocol,
-          hostname: upstream.hostname,
-          port: upstream.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers,
-          agent,
-        },
-        (reply) => {
-          const chunks: Buffer[] = [];
-          reply.on('data', (chunk: Buffer) => chunks.push(chunk));
-          reply.on('end', () =>
-            resolve({
-              statusCode: reply.statusCode ?? 502,
-              headers: reply.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-          reply.on('error', reject);
-        },
-      );
-      outgoing.on('error', reject);
-      outgoing.end(body);
+      const outgoing = request({ ...target, headers, agent }, (reply) => {
+        const { statusCode = 502, headers } = reply;
+        buffer(reply).then((body) => resolve({ statusCode, headers, body }), reject);
+      });
+      outgoing.on('error', reject).end(body);
     });
   }
 
   async function handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readAll(incoming);
-    const target = String(incoming.headers['x-amz-target'] ?? '');
-    const operation = target.split('.').pop() || 'unknown';
+    const body = await buffer(incoming);
+    const target = String(incoming.headers['x-amz-target']); // e.g. DynamoDB_20120810.PutItem
+    const operation = /\.(\w+)$/.exec(target)?.[1] ?? 'unknown';
     const decision = options.plan(operation);
-    requests += 1;
     byDecision[decision] += 1;
     const perOperation = byOperation[operation] ?? {};
     byOperation[operation] = perOperation;
     perOperation[decision] = (perOperation[decision] ?? 0) + 1;
 
-    switch (decision) {
-      case 'throttle':
-        return sendServiceError(response, service, throttlingError);
-      case 'server-error':
-        return sendServiceError(response, service, internalServerError(service));
-      case 'hang':
-        // Accepted and never answered, as in a network brownout: the connection stays open until
-        // the proxy stops. It never reaches the engine, so `idle()` does not wait for it.
-        abandon.signal.addEventListener('abort', () => incoming.socket.destroy(), { once: true });
-        return;
-      case 'land-then-drop':
-        await forward(incoming, body);
-        // The engine has applied the request; the caller never learns it.
-        incoming.socket.destroy();
-        return;
-      case 'delay':
-        // Held past the caller's timeout, then sent on: it may land after the caller gave up.
-        await sleep(delayMs, undefined, { signal: abandon.signal });
-        return reply(response, await forward(incoming, body));
-      case 'pass':
-        return reply(response, await forward(incoming, body));
+    if (decision === 'throttle' || decision === 'server-error') {
+      return reply(response, errorReply(decision));
     }
+    if (decision === 'hang') return; // open until `stop()`; `idle()` does not wait for it
+    if (decision === 'delay')
+      await sleep(options.delayMs ?? 1_000, null, { signal: abandon.signal });
+    const upstreamReply = await forward(incoming, body);
+    if (decision === 'land-then-drop') incoming.socket.destroy();
+    else reply(response, upstreamReply);
+  }
+
+  /** Written as the service writes it: DynamoDB alone speaks JSON 1.0 and prefixes its types. */
+  function errorReply(fault: 'throttle' | 'server-error'): Reply {
+    const throttle = fault === 'throttle';
+    const dynamodb = service === 'dynamodb';
+    const type = throttle ? 'ThrottlingException' : serverErrorTypes[service];
+    const body = JSON.stringify({
+      __type: `${dynamodb ? 'com.amazonaws.dynamodb.v20120810#' : ''}${type}`,
+      message: throttle ? 'Rate of requests exceeds the allowed throughput.' : 'Internal error',
+    });
+    const headers = { 'content-type': `application/x-amz-json-1.${dynamodb ? 0 : 1}` };
+    return { statusCode: throttle ? 400 : 500, headers, body: Buffer.from(body) };
   }
 
   const server = createServer((incoming, response) => {
     response.on('error', () => {});
+    // The engine is gone or the proxy is stopping: the caller sees a dropped connection.
     const work = handle(incoming, response).catch(() => {
-      // The engine is gone or the proxy is stopping: the caller sees a dropped connection.
       incoming.socket.destroy();
     });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   // The SDK's sockets come and go as faults destroy them; errors on them are expected.
   server.on('clientError', (_error, socket) => socket.destroy());
-
-  server.listen(options.port ?? 0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
+    server.once('error', reject).listen(options.port ?? 0, '127.0.0.1', resolve);
   });
-  const { port } = server.address() as AddressInfo;
 
-  let stopped: Promise<void> | undefined;
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stats: () => ({
-      requests,
+      requests: Object.values(byDecision).reduce((sum, count) => sum + count, 0),
       byDecision: { ...byDecision },
       byOperation: structuredClone(byOperation),
     }),
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
-    stop() {
-      stopped ??= (async () => {
-        abandon.abort();
-        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-        for (const socket of sockets) socket.destroy();
-        await closed;
-        await Promise.allSettled([...inFlight]);
-        agent.destroy();
-      })();
-      return stopped;
+    async stop() {
+      abandon.abort();
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await Promise.allSettled([closed, ...inFlight]);
+      agent.destroy();
     },
   };
 }
 
-interface UpstreamReply {
-  readonly statusCode: number;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: Buffer;
-}
-
-function reply(response: ServerResponse, upstreamReply: UpstreamReply): void {
+function reply(response: ServerResponse, { statusCode, headers, body }: Reply): void {
   // The caller may have timed out and closed the connection while the request was held.
   if (response.destroyed) return;
-  const headers = { ...upstreamReply.headers };
-  delete headers.connection;
-  delete headers['keep-alive'];
-  delete headers['transfer-encoding'];
-  headers['content-length'] = String(upstreamReply.body.length);
-  response.writeHead(upstreamReply.statusCode, headers);
-  response.end(upstreamReply.body);
+  const { 'transfer-encoding': _, ...rest } = withoutHopHeaders(headers);
+  response.writeHead(statusCode, { ...rest, 'content-length': String(body.length) });
+  response.end(body);
 }
 
-async function readAll(stream: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+function withoutHopHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { connection: _, 'keep-alive': __, ...rest } = headers;
+  return rest;
 }

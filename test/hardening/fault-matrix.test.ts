@@ -14,8 +14,12 @@ import { createDynamoDbClient } from '../../lambda/storage/dynamodb-client.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { Decision } from '../../scripts/fault-proxy/fault-plan.js';
-import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
-import type { Service } from '../../scripts/fault-proxy/service-error.js';
+import {
+  type RunningFaultProxy,
+  type Service,
+  startFaultProxy,
+} from '../../scripts/fault-proxy/fault-proxy.js';
+
 import { freePort } from '../../scripts/shared/free-port.js';
 import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { recordOf, streamRecord } from '../events/stream-records.js';
