@@ -1,0 +1,134 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Summary } from '../../scripts/simulate/summary.js';
+import { cleanEnv, repoRoot, runScript } from '../local/support/local-cli.js';
+
+/** `npm run simulate` as a user runs it, against a receiver that answers as the test says. */
+
+const unauthorized =
+  "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS";
+
+async function receiver(answer: 'refuse' | 'hang') {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    requests++;
+    request.resume();
+    if (answer === 'hang') return;
+    response.writeHead(401, { 'content-type': 'application/problem+json' });
+    response.end(
+      '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
+    );
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  return { server, url, requests: () => requests };
+}
+
+describe('npm run simulate', () => {
+  let server: Server | undefined;
+  afterEach(() => {
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  it.each(['not-a-url', 'ftp://example.com/callback'])(
+    'refuses --url %s with exit 2 and one line saying why',
+    async (url) => {
+      const result = await runScript('simulate', ['--url', url, '--key', 'k'], {});
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^simulate: --url must be an (absolute )?http:\/\/ or https:\/\/ URL, got /m,
+      );
+    },
+  );
+
+  it('exits 1 when deliveries are refused, each reason counted once in --json', async () => {
+    const refusing = await receiver('refuse');
+    server = refusing.server;
+
+    const result = await runScript(
+      'simulate',
+      ['--url', refusing.url, '--key', 'k', '--count', '4', '--seed', 's', '--json'],
+      {},
+    );
+
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout) as Summary).toMatchObject({
+      url: refusing.url,
+      seed: 's',
+      sent: 4,
+      attempts: 4,
+      retries: 0,
+      recorded: 0,
+      rejected: 4,
+      failed: 0,
+      statuses: { '401': 4 },
+      problems: { [unauthorized]: 4 },
+    });
+  });
+
+  it('prints the summary for a person, with each failure explained under it', async () => {
+    const refusing = await receiver('refuse');
+    server = refusing.server;
+
+    const result = await runScript(
+      'simulate',
+      ['--url', refusing.url, '--key', 'k', '--count', '3', '--seed', 'text'],
+      {},
+    );
+
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^Sent 3 callbacks to ${refusing.url} in [\\d.]+ s \\(\\d+/s, concurrency 10, seed text\\)$`,
+        'm',
+      ),
+    );
+    expect(result.stdout).toContain('\n  planned      3 new, 0 redelivered, 0 conflicting\n');
+    expect(result.stdout).toContain('\n  rejected     3\n');
+    expect(result.stdout).toContain('\n  statuses     401 ×3\n');
+    expect(result.stdout).toContain(`\n  ×3  ${unauthorized}\n`);
+  });
+
+  it('Ctrl-C prints the summary so far (not sent, in flight) and exits 130', async () => {
+    const hanging = await receiver('hang');
+    server = hanging.server;
+    const args = [
+      '--url',
+      hanging.url,
+      '--key',
+      'k',
+      '--count',
+      '5',
+      '--concurrency',
+      '2',
+      '--json',
+    ];
+    const child = spawn('node_modules/.bin/tsx', ['scripts/simulate/simulate.ts', ...args], {
+      cwd: repoRoot,
+      env: cleanEnv({}),
+      detached: true,
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    // Both requests are in flight once the receiver has seen them.
+    while (hanging.requests() < 2) await new Promise((done) => setTimeout(done, 50));
+    const exited = once(child, 'exit');
+
+    process.kill(-(child.pid as number), 'SIGINT');
+
+    const [code] = await exited;
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout) as Summary).toMatchObject({
+      sent: 0,
+      interrupted: { notSent: 3, inFlight: 2 },
+    });
+  });
+});
