@@ -1,91 +1,66 @@
 import type { GatewayTransaction } from '../shared/gateway-callback.js';
 import type { Random } from '../shared/seeded-random.js';
-import { transactionGenerator } from './transaction-generator.js';
-
-/**
- * - `original`: a transaction's first delivery;
- * - `redelivery`: the same transaction again (the gateway never saw the acknowledgement);
- * - `conflicting`: the same reference with other content (a gateway bug, or an attack).
- */
-export type DeliveryKind = 'original' | 'redelivery' | 'conflicting';
+import { generateTransactions } from './transaction-generator.js';
 
 export interface PlannedDelivery {
   readonly index: number;
-  readonly kind: DeliveryKind;
+  /**
+   * `redelivery`: the same transaction again (the gateway never saw the acknowledgement);
+   * `conflicting`: the same reference with other content (a gateway bug, or an attack).
+   */
+  readonly kind: 'original' | 'redelivery' | 'conflicting';
   readonly transaction: GatewayTransaction;
   /** The original this one repeats or contradicts: sent only after that one has finished. */
   readonly after?: number;
 }
 
-export interface PlanOptions {
-  readonly count: number;
-  /** Fraction of `count` that are redeliveries. */
-  readonly duplicates: number;
-  /** Fraction of `count` that contradict an earlier delivery. */
-  readonly conflicts: number;
-}
-
-export interface Plan {
-  readonly deliveries: readonly PlannedDelivery[];
-  readonly originals: number;
-  readonly redeliveries: number;
-  readonly conflicting: number;
-}
+export type Plan = ReturnType<typeof planDeliveries>;
 
 /**
  * Every delivery of a run, decided up front from the seed. Redeliveries and conflicting
  * deliveries are placed after their original and wait for it, so what the receiver answers
  * (recorded, duplicate, conflict) does not depend on how the concurrent requests interleave.
+ * `duplicates` and `conflicts` are fractions of `count`.
  */
-export function planDeliveries(random: Random, options: PlanOptions): Plan {
+export function planDeliveries(
+  random: Random,
+  options: { count: number; duplicates: number; conflicts: number },
+) {
   const redeliveries = Math.round(options.count * options.duplicates);
   const conflicting = Math.round(options.count * options.conflicts);
   const originals = options.count - redeliveries - conflicting;
   if (originals < 1 && options.count > 0) {
     throw new Error('--duplicates plus --conflicts must leave at least one original delivery');
   }
-  const generator = transactionGenerator(random, originals);
-  const firsts = Array.from({ length: originals }, () => generator.next());
-
-  // Sort positions: originals at 0, 1, 2…; a follower somewhere after its original.
-  const slots: {
-    position: number;
-    kind: DeliveryKind;
-    transaction: GatewayTransaction;
-    of?: number;
-  }[] = firsts.map((transaction, position) => ({ position, kind: 'original', transaction }));
-  const follow = (of: number) => of + 0.5 + random.next() * (originals - of);
+  const firsts = generateTransactions(random, originals);
+  // Originals at positions 0, 1, 2…; a follower anywhere after its original.
+  type Slot = Omit<PlannedDelivery, 'index' | 'after'> & { position: number; of?: number };
+  const slots: Slot[] = firsts.map((transaction, position) => ({
+    position,
+    kind: 'original',
+    transaction,
+  }));
+  const follower = (of: number, kind: Slot['kind'], transaction: GatewayTransaction) =>
+    slots.push({ position: of + 0.5 + random.next() * (originals - of), kind, transaction, of });
   for (let i = 0; i < redeliveries; i++) {
     const of = random.int(0, originals - 1);
-    slots.push({
-      position: follow(of),
-      kind: 'redelivery',
-      transaction: firsts[of] as GatewayTransaction,
-      of,
-    });
+    follower(of, 'redelivery', firsts[of] as GatewayTransaction);
   }
   // Distinct originals while there are enough, so each conflict is its own story.
   const contradicted = random.shuffled([...firsts.keys()]);
   for (let i = 0; i < conflicting; i++) {
     const of = contradicted[i % originals] as number;
-    const original = firsts[of] as GatewayTransaction;
-    slots.push({
-      position: follow(of),
-      kind: 'conflicting',
-      transaction: contradict(original, i),
-      of,
-    });
+    follower(of, 'conflicting', contradict(firsts[of] as GatewayTransaction, i));
   }
   slots.sort((a, b) => a.position - b.position);
 
   const indexOfOriginal = new Map<number, number>();
-  const deliveries = slots.map((slot, index): PlannedDelivery => {
-    if (slot.kind === 'original') indexOfOriginal.set(slot.position, index);
+  const deliveries = slots.map(({ position, of, ...slot }, index): PlannedDelivery => {
+    if (of === undefined) indexOfOriginal.set(position, index);
     return {
       index,
-      kind: slot.kind,
-      transaction: slot.transaction,
-      ...(slot.of === undefined ? {} : { after: indexOfOriginal.get(slot.of) as number }),
+      ...slot,
+      ...(of === undefined ? {} : { after: indexOfOriginal.get(of) as number }),
     };
   });
   return { deliveries, originals, redeliveries, conflicting };
