@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
-import { type Answer, explainAnswer, explainNetworkFailure } from './failure-reason.js';
+import { explainAnswer, explainNetworkFailure } from './failure-reason.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -12,17 +12,15 @@ export interface RetryPolicy {
   readonly timeoutMs: number;
 }
 
-export interface Attempt {
-  /** HTTP status, or undefined when no response came (network error, timeout). */
-  readonly status?: number;
-  readonly outcome?: string;
-  readonly error?: string;
-  readonly latencyMs: number;
-}
-
 export interface DeliveryResult {
-  readonly attempts: readonly Attempt[];
-  /** The last attempt's status; undefined when every attempt failed without a response. */
+  /** Each attempt's status (none when no response came), outcome or network error. */
+  readonly attempts: readonly {
+    status?: number;
+    outcome?: string;
+    error?: string;
+    latencyMs: number;
+  }[];
+  /** The last attempt's; undefined when every attempt failed without a response. */
   readonly status?: number;
   /** `x-callback-outcome` of a 2xx: `recorded` or `duplicate`. */
   readonly outcome?: string;
@@ -37,9 +35,9 @@ class RetryableAnswer extends Error {
   override name = 'RetryableAnswer';
   constructor(
     readonly result: DeliveryResult,
-    readonly retryAfterMs: number,
+    readonly retryAfterMs = 0,
   ) {
-    super(result.reason ?? 'retryable');
+    super(result.reason);
   }
 }
 
@@ -55,37 +53,34 @@ export async function deliver(
   policy: RetryPolicy,
   onRetry: () => void = () => {},
 ): Promise<DeliveryResult> {
-  const attempts: Attempt[] = [];
+  const attempts: DeliveryResult['attempts'][number][] = [];
   const attempt = async (): Promise<DeliveryResult> => {
     const started = performance.now();
-    let answer: Answer;
+    let response: Response;
+    let text: string;
     try {
-      const response = await fetch(url, {
+      response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body,
         signal: AbortSignal.timeout(policy.timeoutMs),
       });
-      answer = { response, text: await response.text() };
+      text = await response.text();
     } catch (error) {
       const reason = explainNetworkFailure(error, url, policy.timeoutMs);
       attempts.push({ latencyMs: performance.now() - started, error: reason });
-      throw new RetryableAnswer({ attempts, reason }, 0);
+      throw new RetryableAnswer({ attempts, reason });
     }
-    const { response } = answer;
+    const { status } = response;
     const outcome = response.headers.get('x-callback-outcome') ?? undefined;
-    attempts.push({
-      latencyMs: performance.now() - started,
-      status: response.status,
-      ...(outcome ? { outcome } : {}),
-    });
-    const result: DeliveryResult = {
+    attempts.push({ latencyMs: performance.now() - started, status, outcome });
+    const result = {
       attempts,
-      status: response.status,
-      ...(outcome ? { outcome } : {}),
-      ...(response.ok ? {} : explainAnswer(answer)),
+      status,
+      outcome,
+      ...(!response.ok && explainAnswer(response, text)),
     };
-    if (!isRetryable(response.status)) return result;
+    if (!isRetryable(status)) return result;
     throw new RetryableAnswer(result, retryAfterMs(response.headers.get('retry-after')));
   };
 
@@ -116,10 +111,9 @@ export function isRetryable(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 
-/** `Retry-After` in seconds; an HTTP date is honoured too. */
+/** `Retry-After` in seconds, or an HTTP date. */
 function retryAfterMs(header: string | null): number {
   if (!header) return 0;
   if (/^\d+$/.test(header.trim())) return Number(header) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? 0 : Math.max(0, date - Date.now());
+  return Math.max(0, Date.parse(header) - Date.now()) || 0;
 }

@@ -1,8 +1,4 @@
-/** An HTTP answer with its body read. */
-export interface Answer {
-  readonly response: Response;
-  readonly text: string;
-}
+import { terminalText } from '../shared/terminal-text.js';
 
 /** What to do about each refusal, by status; the receiver's problem title says what happened. */
 const advice: Readonly<Record<number, string>> = {
@@ -21,25 +17,30 @@ const advice: Readonly<Record<number, string>> = {
  * One line for a refusal: status, the problem's title, and what to do. API Gateway's own 403
  * for an unknown route or method is told apart from the receiver's hash refusal.
  */
-export function explainAnswer({ response, text }: Answer): { problem?: string; reason: string } {
-  const status = response.status;
-  const problem = parseProblem(text);
+export function explainAnswer(response: Response, text: string) {
+  const { status } = response;
   if (response.headers.get('x-amzn-errortype') === 'MissingAuthenticationTokenException') {
     return {
       reason: `${status} Missing Authentication Token: no route here; --url must be the receiver's POST …/callback URL`,
     };
   }
-  const title = problem.title ?? (response.statusText || 'no problem title');
+  let problem: { type?: unknown; title?: unknown } | null = null;
+  try {
+    problem = JSON.parse(text);
+  } catch {
+    // Not problem JSON (a proxy's error page, say): the status line speaks for it.
+  }
+  const title = typeof problem?.title === 'string' ? problem.title : response.statusText;
   const hint = advice[status] ?? (status >= 500 ? 'the receiver failed: see its logs' : undefined);
   return {
-    ...(problem.type ? { problem: problem.type } : {}),
-    reason: `${status} ${printable(title)}${hint ? `: ${hint}` : ''}`,
+    ...(typeof problem?.type === 'string' ? { problem: problem.type } : {}),
+    reason: `${status} ${printable(title || 'no problem title')}${hint ? `: ${hint}` : ''}`,
   };
 }
 
 /** No answer at all: why, in the words of someone who has to fix it. */
 export function explainNetworkFailure(error: unknown, url: string, timeoutMs: number): string {
-  const host = new URL(url).host;
+  const { host, hostname } = new URL(url);
   if (error instanceof Error && error.name === 'TimeoutError') {
     return `no answer from ${host} within ${timeoutMs} ms: the receiver is slow or unreachable (raise --timeout-ms, or check it is up)`;
   }
@@ -49,7 +50,7 @@ export function explainNetworkFailure(error: unknown, url: string, timeoutMs: nu
     return `connection refused by ${host}: nothing listens there (start the receiver with npm start, or check --url)`;
   }
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return `DNS could not resolve ${new URL(url).hostname} (${code}): check the host name in --url`;
+    return `DNS could not resolve ${hostname} (${code}): check the host name in --url`;
   }
   if (code && /CERT|TLS|SSL|EPROTO/.test(code)) {
     return `TLS with ${host} failed (${code}): check http versus https in --url, and the server's certificate`;
@@ -61,20 +62,8 @@ export function explainNetworkFailure(error: unknown, url: string, timeoutMs: nu
   return `no answer from ${host}: ${printable(code ? `${code} ${detail}` : detail)}`;
 }
 
-function parseProblem(text: string): { type?: string; title?: string } {
-  try {
-    const { type, title } = JSON.parse(text) as { type?: unknown; title?: unknown };
-    return {
-      ...(typeof type === 'string' ? { type } : {}),
-      ...(typeof title === 'string' ? { title } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
-
-/** Text from the network goes to a terminal: no control characters, bounded length. */
+/** Text from the network goes to a terminal: controls made visible, bounded length. */
 function printable(text: string): string {
-  const clean = text.replace(/[\p{Cc}\p{Cf}]/gu, '\uFFFD');
-  return clean.length > 200 ? `${clean.slice(0, 200)}…` : clean;
+  const shown = terminalText(text);
+  return shown.length > 200 ? `${shown.slice(0, 200)}…` : shown;
 }
