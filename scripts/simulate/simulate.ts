@@ -7,9 +7,11 @@ import { SingleBar } from 'cli-progress';
 import { Option } from 'commander';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
+import { callbackBody } from '../shared/gateway-callback.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
 import { seededRandom } from '../shared/seeded-random.js';
+import { deliver } from './deliver.js';
 import { planDeliveries } from './delivery-plan.js';
 import { runSimulation } from './run-simulation.js';
 import { formatSummary, summarize } from './summary.js';
@@ -22,16 +24,19 @@ interface SimulateOptions {
   duplicates: number;
   conflicts: number;
   hash: boolean;
-  utf8: boolean;
+  utf8?: boolean;
   seed?: string;
   maxAttempts: number;
   backoffMs: number;
   timeoutMs: number;
-  json: boolean;
+  json?: boolean;
 }
 
-const integer = (name: string) => (value: string) => positiveInteger(name, value);
-const share = (name: string) => (value: string) => fraction(name, value);
+/** A numeric option whose parser names it in a usage error. */
+const numeric = (flags: string, description: string, parse: typeof fraction, fallback: number) =>
+  new Option(flags, description)
+    .argParser((value) => parse(flags.split(' ')[0] as string, value))
+    .default(fallback);
 
 const program = commandProgram(
   'simulate',
@@ -46,41 +51,19 @@ const program = commandProgram(
     '--key <key>',
     "x-api-key and hash salt (default for a local URL: CALLBACK_API_KEYS' first key, else the dev key npm start saved)",
   )
-  .option('--count <n>', 'deliveries to send, redeliveries included', integer('--count'), 100)
-  .option('--concurrency <n>', 'requests in flight', integer('--concurrency'), 10)
-  .option(
-    '--duplicates <f>',
-    'fraction that redeliver an earlier callback',
-    share('--duplicates'),
-    0,
-  )
-  .option(
-    '--conflicts <f>',
-    'fraction that reuse a reference with other content',
-    share('--conflicts'),
-    0,
-  )
+  .addOption(numeric('--count <n>', 'deliveries, redeliveries included', positiveInteger, 100))
+  .addOption(numeric('--concurrency <n>', 'requests in flight', positiveInteger, 10))
+  .addOption(numeric('--duplicates <f>', 'fraction redelivering an earlier callback', fraction, 0))
+  .addOption(numeric('--conflicts <f>', 'fraction reusing a reference, other content', fraction, 0))
   .option('--no-hash', 'send "hash":"" (a gateway with hashing switched off)')
-  .option('--utf8', 'non-ASCII as raw UTF-8 on the wire (default: \\u escapes, as hashed)', false)
+  .option('--utf8', 'non-ASCII as raw UTF-8 on the wire (default: \\u escapes, as hashed)')
   .option('--seed <text>', 'same seed, same callbacks (default: random, printed)')
-  .option(
-    '--max-attempts <n>',
-    'attempts per delivery, first included',
-    integer('--max-attempts'),
-    5,
-  )
-  .option(
-    '--backoff-ms <n>',
-    'first retry delay, doubling per attempt',
-    integer('--backoff-ms'),
-    200,
-  )
+  .addOption(numeric('--max-attempts <n>', 'attempts per delivery', positiveInteger, 5))
   .addOption(
-    new Option('--timeout-ms <n>', 'per attempt')
-      .argParser(integer('--timeout-ms'))
-      .default(10_000),
+    numeric('--backoff-ms <n>', 'first retry delay, doubling per attempt', positiveInteger, 200),
   )
-  .option('--json', 'print the summary as JSON on stdout', false)
+  .addOption(numeric('--timeout-ms <n>', 'per attempt', positiveInteger, 10_000))
+  .option('--json', 'print the summary as JSON on stdout')
   .addHelpText(
     'after',
     `
@@ -119,20 +102,16 @@ async function simulate(options: SimulateOptions): Promise<void> {
     else if (Date.now() - interruptedAt > 1_000) process.exit(exitCodes.interrupted);
     interrupt.abort();
   });
-  const run = await runSimulation(plan, {
-    url,
-    key,
-    concurrency: options.concurrency,
-    hash: options.hash,
-    wire: options.utf8 ? 'utf8' : 'escaped',
-    retry: {
-      maxAttempts: options.maxAttempts,
-      backoffMs: options.backoffMs,
-      maxBackoffMs: 10_000,
-      timeoutMs: options.timeoutMs,
-    },
-    signal: interrupt.signal,
-    onProgress: ({ done, retries }) => bar?.update(done, { retries }),
+  const retry = { ...options, maxBackoffMs: 10_000 };
+  const wire = options.utf8 ? 'utf8' : 'escaped';
+  let retries = 0;
+  const run = await runSimulation(plan, options.concurrency, interrupt.signal, async (planned) => {
+    const body = callbackBody(planned.transaction, key, { hash: options.hash, wire });
+    const result = await deliver(url, key, body, retry, () =>
+      bar?.increment(0, { retries: ++retries }),
+    );
+    bar?.increment(1, { retries });
+    return result;
   });
   bar?.stop();
 
