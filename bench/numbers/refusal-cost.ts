@@ -17,9 +17,8 @@ import { createLogger, createMetrics } from '../../lambda/observability/telemetr
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
-import { createTableInput } from '../../scripts/shared/create-table-input.js';
+import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
 import { signedBody } from '../../scripts/shared/gateway-signer.js';
-import { refusalsTableInput } from '../../scripts/shared/refusals-table-input.js';
 import { apiGatewayEvent } from '../support/api-gateway-event.js';
 import { benchKey, callbackFields, freshReference } from '../support/callbacks.js';
 import { type EngineName, engineClient, engineNames, startEngine } from '../support/engines.js';

@@ -1,4 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import {
   keyAttributeNames,
   type TableDefinition,
@@ -6,8 +7,8 @@ import {
 } from '../../lambda/storage/table-definition.js';
 
 /**
- * The `CreateTable` request for an engine that is not provisioned by CDK (local mode, tests).
- * Built from the same definition as the stack; the stream mirrors the stack's new-image stream.
+ * `CreateTable` requests for an engine that CDK does not provision (local mode, tests), built
+ * from the definitions the stack uses. The transactions table gets the stack's new-image stream.
  */
 export function createTableInput(
   tableName: string,
@@ -33,5 +34,19 @@ export function createTableInput(
           : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
     })),
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
+  };
+}
+
+/**
+ * The refusals table: its key only, no stream and no index, as in the stack. TTL is a separate
+ * call that not every local engine supports; locally nothing expires.
+ */
+export function refusalsTableInput(tableName: string): CreateTableCommandInput {
+  const key = refusalsTable.partitionKey;
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
+    KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
   };
 }

@@ -1,6 +1,5 @@
-import { escapeNonAscii } from '../../lambda/callback/callback-hash.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
-import { type GatewayValue, serialize, signedBody } from './gateway-signer.js';
+import { type SignOptions, signedBody } from './gateway-signer.js';
 
 /**
  * A callback as the payment gateway builds it. Numbers are held as their decimal text so that an
@@ -41,48 +40,23 @@ export function sampleTransaction(overrides: Partial<GatewayTransaction> = {}): 
   };
 }
 
-export interface CallbackBodyOptions {
-  /** Sign the body (default), or send `"hash":""` as a gateway with hashing switched off does. */
-  readonly hash?: boolean;
-  /** Non-ASCII on the wire as `\u` escapes like the hashed text (default), or as raw UTF-8. */
-  readonly wire?: 'escaped' | 'utf8';
-}
-
-/**
- * The body the gateway POSTs: compact JSON in the published member order, signed by the
- * receiver's own signer (scripts/shared/gateway-signer.ts), so simulator and verifier cannot
- * drift apart.
- */
-export function callbackBody(
-  transaction: GatewayTransaction,
-  key: string,
-  options: CallbackBodyOptions = {},
-): string {
-  const members = gatewayMembers(transaction);
-  const wire = options.wire ?? 'escaped';
-  if (options.hash !== false) return signedBody(members, key, { wire });
-  const body = serialize({ ...members, hash: '' });
-  return wire === 'utf8' ? body : escapeNonAscii(body, 'lower');
-}
-
 const plainDecimal = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-/** The members in the order the gateway emits them (docs/callback-hash.md). */
-function gatewayMembers(t: GatewayTransaction): Record<string, GatewayValue> {
+/**
+ * The body the gateway POSTs: compact JSON, members in the order the gateway emits them
+ * (docs/callback-hash.md), signed by the receiver's own signer so the two cannot drift apart.
+ */
+export function callbackBody(
+  t: GatewayTransaction,
+  key: string,
+  options: Pick<SignOptions, 'hash' | 'wire'> = {},
+): string {
   // Written unquoted into the JSON text, so they must be plain decimals.
   if (!plainDecimal.test(t.id) || !plainDecimal.test(t.amount)) {
     throw new Error(`id and amount must be plain decimals, got ${t.id} and ${t.amount}`);
   }
-  return {
-    id: new JsonNumber(t.id),
-    username: t.username,
-    firstName: t.firstName,
-    lastName: t.lastName,
-    amount: new JsonNumber(t.amount),
-    currency: t.currency,
-    type: t.type,
-    status: t.status,
-    message: t.message,
-    reference: t.reference,
-  };
+  const { username, firstName, lastName, currency, type, status, message, reference } = t;
+  const [id, amount] = [new JsonNumber(t.id), new JsonNumber(t.amount)];
+  const members = { id, username, firstName, lastName, amount, currency, type, status, message };
+  return signedBody({ ...members, reference }, key, options);
 }

@@ -11,6 +11,8 @@ import { type SerializableValue, stringifyJson } from '../../lambda/json/json-te
 export type GatewayValue = SerializableValue;
 
 export interface SignOptions {
+  /** `false`: send `"hash":""`, as a gateway with hashing switched off does. */
+  readonly hash?: boolean;
   /** How non-ASCII reaches the wire: `\u` escapes like the hashed text, or raw UTF-8. */
   readonly wire?: 'escaped' | 'utf8';
   /** Hex case of the `\u` escapes the gateway's serializer writes. */
@@ -28,7 +30,7 @@ export function signedBody(
 ): string {
   const escapeCase = options.escapeCase ?? 'lower';
   const unsigned = stringifyJson({ ...transaction, hash: '' });
-  const hash = computeHash(escapeNonAscii(unsigned, escapeCase), key);
+  const hash = options.hash === false ? '' : computeHash(escapeNonAscii(unsigned, escapeCase), key);
   const body = stringifyJson({ ...transaction, hash });
   return options.wire === 'utf8' ? body : escapeNonAscii(body, escapeCase);
 }

@@ -9,9 +9,8 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { transactionsTable } from '../../lambda/storage/table-definition.js';
 import { type RunningEngine, startDynalite } from '../dynalite/start.js';
-import { createTableInput } from './create-table-input.js';
+import { createTableInput, refusalsTableInput } from './create-table-input.js';
 import type { LocalData } from './local-data.js';
-import { refusalsTableInput } from './refusals-table-input.js';
 
 /**
  * The embedded DynamoDB (dynalite) over the data folder, or in memory. The caller must hold the

@@ -20,8 +20,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { describe, inject } from 'vitest';
-import { createTableInput } from '../../scripts/shared/create-table-input.js';
-import { refusalsTableInput } from '../../scripts/shared/refusals-table-input.js';
+import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
 
 /**
  * dynalite ignores `ReturnValuesOnConditionCheckFailure` (no old item on a failed condition);
