@@ -37,6 +37,8 @@ export async function runSimulation(
   await Promise.race([Promise.all(Array.from({ length: concurrency }, worker)), stopped]);
   const durationMs = performance.now() - started;
   if (!signal.aborted) return { results, durationMs };
-  const notSent = plan.deliveries.length - results.filter(Boolean).length - sending;
-  return { results, durationMs, interrupted: { notSent, inFlight: sending } };
+  // A copy: deliveries still in flight may finish before the caller reads it.
+  const sent = results.filter(Boolean).length;
+  const interrupted = { notSent: plan.deliveries.length - sent - sending, inFlight: sending };
+  return { results: [...results], durationMs, interrupted };
 }
