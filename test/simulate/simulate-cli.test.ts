@@ -1,32 +1,21 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../../scripts/simulate/summary.js';
 import { cleanEnv, repoRoot, runScript } from '../local/support/local-cli.js';
+import { scriptedReceiver } from './support/scripted-receiver.js';
 
 /** `npm run simulate` as a user runs it, against a receiver that answers as the test says. */
 
 const unauthorized =
   "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS";
 
-async function receiver(answer: 'refuse' | 'hang') {
-  let requests = 0;
-  const server = createServer((request, response) => {
-    requests++;
-    request.resume();
-    if (answer === 'hang') return;
-    response.writeHead(401, { 'content-type': 'application/problem+json' });
-    response.end(
-      '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
-    );
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  return { server, url, requests: () => requests };
-}
+const refusal = {
+  status: 401,
+  headers: { 'content-type': 'application/problem+json' },
+  body: '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
+};
 
 describe('npm run simulate', () => {
   let server: Server | undefined;
@@ -48,7 +37,7 @@ describe('npm run simulate', () => {
   );
 
   it('exits 1 when deliveries are refused, each reason counted once in --json', async () => {
-    const refusing = await receiver('refuse');
+    const refusing = await scriptedReceiver([refusal]);
     server = refusing.server;
 
     const result = await runScript(
@@ -73,7 +62,7 @@ describe('npm run simulate', () => {
   });
 
   it('prints the summary for a person, with each failure explained under it', async () => {
-    const refusing = await receiver('refuse');
+    const refusing = await scriptedReceiver([refusal]);
     server = refusing.server;
 
     const result = await runScript(
@@ -96,7 +85,7 @@ describe('npm run simulate', () => {
   });
 
   it('Ctrl-C prints the summary so far (not sent, in flight) and exits 130', async () => {
-    const hanging = await receiver('hang');
+    const hanging = await scriptedReceiver('hang');
     server = hanging.server;
     const args = [
       '--url',

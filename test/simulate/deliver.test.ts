@@ -1,32 +1,10 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../scripts/shared/free-port.js';
 import { deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
+import { type ScriptedAnswer, scriptedReceiver } from './support/scripted-receiver.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };
-
-interface ScriptedAnswer {
-  status: number;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-/** A receiver that answers from a script, one status per request. */
-async function scriptedReceiver(answers: ScriptedAnswer[]) {
-  let requests = 0;
-  const server = createServer((request, response) => {
-    request.resume();
-    const answer = answers[Math.min(requests++, answers.length - 1)];
-    response.writeHead(answer?.status ?? 500, answer?.headers ?? {});
-    response.end(answer?.body ?? '');
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  return { server, url, requests: () => requests };
-}
 
 describe('deliver (the gateway retry policy)', () => {
   let server: Server | undefined;
