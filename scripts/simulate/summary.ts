@@ -10,7 +10,7 @@ export type Summary = ReturnType<typeof summarize>;
 function verdict({ status, outcome }: DeliveryResult) {
   // Still failing (no response, 408, 429, 5xx) when the attempts ran out.
   if (status === undefined || isRetryable(status)) return 'failed';
-  if (status >= 300) return status === 409 ? 'conflicts' : 'rejected';
+  if (status < 200 || status >= 300) return status === 409 ? 'conflicts' : 'rejected';
   if (outcome === 'recorded') return 'recorded';
   // A 2xx without x-callback-outcome comes from a receiver other than this one.
   return outcome === 'duplicate' ? 'duplicates' : 'acceptedOther';
