@@ -1,10 +1,11 @@
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startDynalite } from '../dynalite/start.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
-import { ensureTable, localDynamoDbClient, startEmbeddedEngine } from '../shared/local-engine.js';
+import { ensureTable, localDynamoDbClient } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
 
 /** Where the queries go, and how to let go of it afterwards. */
@@ -93,7 +94,7 @@ export async function resolveTarget(options: TargetOptions): Promise<QueryTarget
       try {
         const lock = await acquireDataLock(data.lockFile, 'query');
         try {
-          const engine = await startEmbeddedEngine(data);
+          const engine = await startDynalite(data.engineDir);
           const client = localDynamoDbClient(engine.endpoint);
           try {
             // A folder made by an older version would fail later with a cryptic key error.

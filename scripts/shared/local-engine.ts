@@ -3,22 +3,11 @@ import {
   type CreateTableCommandInput,
   DescribeTableCommand,
   DynamoDBClient,
-  type GlobalSecondaryIndexDescription,
+  type KeySchemaElement,
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { transactionsTable } from '../../lambda/storage/table-definition.js';
-import { type RunningEngine, startDynalite } from '../dynalite/start.js';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
-import type { LocalData } from './local-data.js';
-
-/**
- * The embedded DynamoDB (dynalite) over the data folder, or in memory. The caller must hold the
- * folder's lock (data-lock.ts): LevelDB allows one process per folder.
- */
-export function startEmbeddedEngine(data: LocalData): Promise<RunningEngine> {
-  return startDynalite(data.kind === 'disk' ? { path: data.engineDir } : {});
-}
 
 /** Local engines check no signature, but the SDK insists on a region and some credentials. */
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
@@ -29,22 +18,49 @@ export function localDynamoDbClient(endpoint: string): DynamoDBClient {
 }
 
 /**
- * Makes sure the table exists with the indexes the code queries. Creates it when missing and
- * `create` is set (a local engine); against AWS a missing table is an error, since the stack owns
- * it. An existing table whose indexes differ from the definition (a data folder made by an older
- * version) is an error either way: writes or queries would fail later, less helpfully.
+ * Makes sure the transactions table exists with the indexes the code queries: created when
+ * missing and `create` is set (a local engine); on AWS the stack owns it, so missing is an error.
  */
-export async function ensureTable(
+export function ensureTable(
   client: DynamoDBClient,
   tableName: string,
   options: { create: boolean },
+) {
+  return ensure(client, createTableInput(tableName), options.create, 'Table', 'check TABLE_NAME');
+}
+
+/** The refusals table beside it (a data folder from before refusals were kept gets it now). */
+export function ensureRefusalsTable(
+  client: DynamoDBClient,
+  tableName: string,
+  options: { create: boolean },
+) {
+  const input = refusalsTableInput(tableName);
+  return ensure(client, input, options.create, 'Refusals table', 'set REFUSALS_TABLE_NAME');
+}
+
+async function ensure(
+  client: DynamoDBClient,
+  input: CreateTableCommandInput,
+  create: boolean,
+  what: string,
+  hint: string,
 ): Promise<'created' | 'exists'> {
   try {
-    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    const drift = schemaDrift(Table?.GlobalSecondaryIndexes ?? []);
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
+    // Indexes that differ (a data folder made by an older version) would fail writes or queries
+    // later, less helpfully.
+    const drift = (input.GlobalSecondaryIndexes ?? []).flatMap(({ IndexName, KeySchema }) => {
+      const found = Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === IndexName);
+      if (!found) return [`index ${IndexName} is missing`];
+      const [expected, actual] = [keys(KeySchema), keys(found.KeySchema)];
+      return actual === expected
+        ? []
+        : [`index ${IndexName} keys on ${actual}, expected ${expected}`];
+    });
     if (drift.length > 0) {
       throw new Error(
-        `Table ${tableName} does not match lambda/storage/table-definition.ts (${drift.join('; ')}). ` +
+        `Table ${input.TableName} does not match lambda/storage/table-definition.ts (${drift.join('; ')}). ` +
           'It was created by an older version: for local data, delete the data folder (or pick ' +
           'another DATA_DIR or TABLE_NAME) and start again.',
       );
@@ -52,44 +68,12 @@ export async function ensureTable(
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
-    if (!options.create) {
+    if (!create) {
       throw new Error(
-        `Table ${tableName} does not exist at this endpoint: check TABLE_NAME (on AWS, deploy the stack).`,
+        `${what} ${input.TableName} does not exist at this endpoint: ${hint} (on AWS, deploy the stack).`,
       );
     }
   }
-  return createTable(client, createTableInput(tableName));
-}
-
-/**
- * Makes sure the refusals table exists beside the transactions table, creating it on a local
- * engine (a data folder from before refusals were kept gets it on its next start).
- */
-export async function ensureRefusalsTable(
-  client: DynamoDBClient,
-  tableName: string,
-  options: { create: boolean },
-): Promise<'created' | 'exists'> {
-  try {
-    await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return 'exists';
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
-    if (!options.create) {
-      throw new Error(
-        `Refusals table ${tableName} does not exist at this endpoint: set REFUSALS_TABLE_NAME ` +
-          '(on AWS, deploy the stack).',
-      );
-    }
-  }
-  return createTable(client, refusalsTableInput(tableName));
-}
-
-/** Creates a table and waits until it is ACTIVE. */
-async function createTable(
-  client: DynamoDBClient,
-  input: CreateTableCommandInput,
-): Promise<'created'> {
   await client.send(new CreateTableCommand(input));
   // Local engines are ACTIVE at once or nearly: the SDK waiter's first check usually settles it.
   await waitUntilTableExists(
@@ -99,23 +83,8 @@ async function createTable(
   return 'created';
 }
 
-/** How the table's indexes differ from the definition: missing, or keyed on other attributes. */
-function schemaDrift(present: readonly GlobalSecondaryIndexDescription[]): string[] {
-  const drift: string[] = [];
-  for (const index of transactionsTable.indexes) {
-    const found = present.find((candidate) => candidate.IndexName === index.indexName);
-    if (!found) {
-      drift.push(`index ${index.indexName} is missing`);
-      continue;
-    }
-    const key = (type: 'HASH' | 'RANGE') =>
-      found.KeySchema?.find((element) => element.KeyType === type)?.AttributeName;
-    if (key('HASH') !== index.partitionKey || key('RANGE') !== index.sortKey) {
-      drift.push(
-        `index ${index.indexName} keys on ${key('HASH')}/${key('RANGE')}, ` +
-          `expected ${index.partitionKey}/${index.sortKey}`,
-      );
-    }
-  }
-  return drift;
+/** `HASH/RANGE` attribute names, as the messages show them. */
+function keys(schema: readonly KeySchemaElement[] | undefined): string {
+  const key = (type: string) => schema?.find((element) => element.KeyType === type)?.AttributeName;
+  return `${key('HASH')}/${key('RANGE')}`;
 }
