@@ -10,8 +10,7 @@
 import { writeSync } from 'node:fs';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { HashMode } from '../../lambda/config/config.js';
-import { callbackResource } from '../../scripts/local/api-gateway-routes.js';
-import { startGatewayServer } from '../../scripts/local/gateway-server.js';
+import { callbackResource, startGatewayServer } from '../../scripts/local/gateway-server.js';
 import { startLocalServer } from '../../scripts/local/local-server.js';
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;

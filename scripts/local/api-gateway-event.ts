@@ -38,23 +38,25 @@ export function toApiGatewayEvent(
 ): APIGatewayProxyEvent {
   const url = new URL(request.target, 'http://localhost');
   const path = decodePath(url.pathname);
-  const traceId = amznTraceId(context.receivedAt);
-  const sent = headerPairs(request.rawHeaders);
-  const forwardedFor = lastValue(sent, 'x-forwarded-for');
+  const sent = Array.from(
+    { length: request.rawHeaders.length / 2 },
+    (_, i) => request.rawHeaders.slice(2 * i, 2 * i + 2) as [string, string],
+  );
+  const last = new Map(sent.map(([name, value]) => [name.toLowerCase(), value]));
+  const forwardedFor = last.get('x-forwarded-for');
+  // API Gateway sets these itself, replacing whatever the client sent.
   const added: [string, string][] = [
-    ['X-Amzn-Trace-Id', traceId],
+    ['X-Amzn-Trace-Id', amznTraceId(context.receivedAt)],
     ['X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${request.sourceIp}` : request.sourceIp],
     ['X-Forwarded-Port', String(request.localPort)],
     ['X-Forwarded-Proto', 'http'],
   ];
-  // API Gateway sets these itself, replacing whatever the client sent.
   const replaced = new Set(added.map(([name]) => name.toLowerCase()));
   const pairs = [...sent.filter(([name]) => !replaced.has(name.toLowerCase())), ...added];
   const { single: headers, multi: multiValueHeaders } = group(pairs);
   const query = [...url.searchParams.entries()];
   const { single: queryStringParameters, multi: multiValueQueryStringParameters } = group(query);
-  const userAgent = lastValue(sent, 'user-agent') ?? null;
-  const host = lastValue(sent, 'host') ?? `127.0.0.1:${request.localPort}`;
+  const host = last.get('host') ?? `127.0.0.1:${request.localPort}`;
 
   return {
     resource: context.resource,
@@ -88,7 +90,7 @@ export function toApiGatewayEvent(
         principalOrgId: null,
         sourceIp: request.sourceIp,
         user: null,
-        userAgent,
+        userAgent: last.get('user-agent') ?? null,
         userArn: null,
       },
       path: `/${context.stage}${path}`,
@@ -100,27 +102,9 @@ export function toApiGatewayEvent(
       resourcePath: context.resource,
       stage: context.stage,
     },
-    ...eventBody(request.body),
+    body: request.body.length > 0 ? request.body.toString('base64') : null,
+    isBase64Encoded: request.body.length > 0,
   };
-}
-
-function eventBody(bytes: Buffer): Pick<APIGatewayProxyEvent, 'body' | 'isBase64Encoded'> {
-  if (bytes.length === 0) return { body: null, isBase64Encoded: false };
-  return { body: bytes.toString('base64'), isBase64Encoded: true };
-}
-
-function headerPairs(rawHeaders: readonly string[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    pairs.push([rawHeaders[i] as string, rawHeaders[i + 1] as string]);
-  }
-  return pairs;
-}
-
-function lastValue(pairs: readonly [string, string][], name: string): string | undefined {
-  let value: string | undefined;
-  for (const [key, entry] of pairs) if (key.toLowerCase() === name) value = entry;
-  return value;
 }
 
 /**
@@ -160,13 +144,8 @@ function amznTraceId(at: Date): string {
   return `Root=1-${seconds}-${randomBytes(12).toString('hex')}`;
 }
 
-const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** `$context.requestTime`: `22/Nov/2026:03:04:05 +0000`. */
+/** `$context.requestTime`, e.g. `22/Nov/2026:03:04:05 +0000`, from `Sun, 22 Nov 2026 03:04:05 GMT`. */
 function requestTime(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return (
-    `${pad(at.getUTCDate())}/${months[at.getUTCMonth()]}/${at.getUTCFullYear()}:` +
-    `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}:${pad(at.getUTCSeconds())} +0000`
-  );
+  const [, day, month, year, time] = at.toUTCString().split(' ');
+  return `${day}/${month}/${year}:${time} +0000`;
 }

@@ -2,27 +2,96 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import { toApiGatewayEvent } from './api-gateway-event.js';
-import { fromGatewayResponse, fromProxyResult, type HttpResponse } from './api-gateway-response.js';
-import {
-  callbackResource,
-  integrationTimeout,
-  integrationTimeoutMs,
-  maxPayloadBytes,
-  requestTooLarge,
-  route,
-} from './api-gateway-routes.js';
 import { lambdaContext } from './lambda-context.js';
 
+/**
+ * A local stand-in for the deployed REST API (infra/constructs/callback-api.ts): each request
+ * becomes the proxy event API Gateway would send and the function's result becomes the HTTP
+ * response; what API Gateway answers by itself (unknown routes, oversized bodies, a failing or
+ * slow function) it answers here the same way.
+ */
 export type Invoke = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
 
-export interface GatewayServerOptions {
-  readonly invoke: Invoke;
-  readonly host: string;
-  /** 0 picks a free port. */
-  readonly port: number;
-  readonly stage: string;
+/** The stack's one route is POST on this path, matched exactly: `/callback/` is another path. */
+export const callbackResource = '/callback';
+/** REST API limits: the payload quota and the default integration timeout. */
+const maxPayloadBytes = 10 * 1024 * 1024;
+const integrationTimeoutMs = 29_000;
+
+/**
+ * API Gateway's default gateway responses. A REST API answers any path or method it has no route
+ * for, GET on `/callback` included, with 403 Missing Authentication Token (its misleading but
+ * documented reply), never 404 or 405.
+ */
+const gatewayResponses = {
+  missingRoute: [403, 'MissingAuthenticationTokenException', 'Missing Authentication Token'],
+  tooLarge: [413, 'RequestTooLargeException', 'Request Too Long'],
+  /** The function threw or returned something that is not a proxy result. */
+  integrationFailure: [502, 'InternalServerErrorException', 'Internal server error'],
+  integrationTimeout: [504, 'InternalServerErrorException', 'Endpoint request timed out'],
+} as const;
+
+/** An HTTP response ready to write: headers may repeat. */
+export interface HttpResponse {
+  readonly statusCode: number;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body: Buffer;
+}
+
+/** What API Gateway answers itself for this route, or undefined when it reaches the function. */
+export function gatewayAnswer(method: string, path: string, requestId: string) {
+  return method === 'POST' && path === callbackResource
+    ? undefined
+    : gatewayResponse('missingRoute', requestId);
+}
+
+function gatewayResponse(kind: keyof typeof gatewayResponses, requestId: string): HttpResponse {
+  const [statusCode, errorType, message] = gatewayResponses[kind];
+  const headers = { 'content-type': 'application/json', 'x-amzn-ErrorType': errorType };
+  const body = Buffer.from(JSON.stringify({ message }));
+  return { statusCode, headers: [...Object.entries(headers), requestIdHeader(requestId)], body };
+}
+
+const requestIdHeader = (requestId: string) => ['x-amzn-RequestId', requestId] as const;
+
+/**
+ * What API Gateway sends back for the function's proxy result: its status, `headers` and
+ * `multiValueHeaders` merged (the latter wins for a name in both), the body base64-decoded when
+ * flagged, JSON as the type of a body the function gave none, and the request id header. A
+ * result that is not a valid proxy response becomes its 502.
+ */
+export function fromProxyResult(result: unknown, requestId: string): HttpResponse {
+  if (!isProxyResult(result)) return gatewayResponse('integrationFailure', requestId);
+  const multi = Object.entries(result.multiValueHeaders ?? {});
+  const multiNames = new Set(multi.map(([name]) => name.toLowerCase()));
+  const headers: [string, string][] = [
+    ...Object.entries(result.headers ?? {})
+      .filter(([name]) => !multiNames.has(name.toLowerCase()))
+      .map(([name, value]): [string, string] => [name, String(value)]),
+    ...multi.flatMap(([name, values]) =>
+      values.map((value): [string, string] => [name, String(value)]),
+    ),
+  ];
+  const text = result.body ?? '';
+  if (text !== '' && !headers.some(([name]) => name.toLowerCase() === 'content-type')) {
+    headers.push(['Content-Type', 'application/json']);
+  }
+  headers.push([...requestIdHeader(requestId)]);
+  const body = Buffer.from(text, result.isBase64Encoded ? 'base64' : 'utf8');
+  return { statusCode: result.statusCode, headers, body };
+}
+
+function isProxyResult(value: unknown): value is APIGatewayProxyResult {
+  const { statusCode, body } = (value ?? {}) as { statusCode?: unknown; body?: unknown };
+  return (
+    Number.isInteger(statusCode) &&
+    (statusCode as number) >= 100 &&
+    (statusCode as number) <= 599 &&
+    (body === undefined || body === null || typeof body === 'string')
+  );
 }
 
 export interface GatewayServer {
@@ -34,99 +103,79 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
-/** How long `close` waits for clients to drop their connections once all work is done. */
-const connectionGraceMs = 2_000;
-
-/**
- * A local stand-in for the REST API: each request becomes the proxy event API Gateway would send
- * and the function's result becomes the HTTP response; what API Gateway answers by itself
- * (unknown routes, oversized bodies, a failing or slow function) it answers here the same way.
- */
-export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
-  const invocations = new Set<Promise<unknown>>();
+export async function startGatewayServer(options: {
+  readonly invoke: Invoke;
+  readonly host: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly stage: string;
+}): Promise<GatewayServer> {
+  const invocations = new Set<Promise<HttpResponse>>();
   let closing = false;
 
-  async function respond(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function answer(request: IncomingMessage): Promise<HttpResponse> {
     const receivedAt = new Date();
     const requestId = randomUUID();
-    const method = request.method ?? 'GET';
-    const target = request.url ?? '/';
-    const matched = route(method, new URL(target, 'http://localhost').pathname);
-    if (matched.kind === 'gateway') {
-      request.resume();
-      return send(response, fromGatewayResponse(matched.response, requestId), closing);
-    }
-    const body = await readBody(request, maxPayloadBytes);
-    if (body === 'too-large') {
-      return send(response, fromGatewayResponse(requestTooLarge, requestId), true);
-    }
+    const [method, target] = [request.method ?? 'GET', request.url ?? '/'];
+    const refused = gatewayAnswer(method, new URL(target, 'http://localhost').pathname, requestId);
+    if (refused) return refused;
+    const body = await readBody(request);
+    if (!body) return gatewayResponse('tooLarge', requestId);
     const event = toApiGatewayEvent(
       {
-        method,
-        target,
-        rawHeaders: request.rawHeaders,
-        body,
+        ...{ method, target, rawHeaders: request.rawHeaders, body },
         sourceIp: clientAddress(request),
         localPort: request.socket.localPort ?? options.port,
         httpVersion: request.httpVersion,
       },
       { requestId, stage: options.stage, resource: callbackResource, receivedAt },
     );
+    // A thrown error is the function's failure: API Gateway answers 502, nothing leaks.
     const invocation = options
       .invoke(event, lambdaContext(randomUUID(), integrationTimeoutMs))
-      .then((result) => fromProxyResult(result, requestId))
-      // A thrown error is the function's failure: API Gateway answers 502, nothing leaks.
-      .catch(() => fromProxyResult(undefined, requestId));
+      .then(
+        (result) => fromProxyResult(result, requestId),
+        () => gatewayResponse('integrationFailure', requestId),
+      );
     invocations.add(invocation);
     void invocation.finally(() => invocations.delete(invocation));
-    const answer = await withTimeout(
+    const timer = new AbortController();
+    const timedOut = gatewayResponse('integrationTimeout', requestId);
+    return Promise.race([
       invocation,
-      integrationTimeoutMs,
-      fromGatewayResponse(integrationTimeout, requestId),
-    );
-    send(response, answer, closing);
+      sleep(integrationTimeoutMs, timedOut, { signal: timer.signal }),
+    ]).finally(() => timer.abort());
   }
 
   const server = createServer((request, response) => {
-    respond(request, response).catch(() => {
+    answer(request).then(
+      (reply) => send(response, reply, closing || reply.statusCode === 413),
       // Only reading the request can fail here (the client went away): nothing to answer.
-      response.destroy();
-    });
+      () => response.destroy(),
+    );
   });
   server.listen(options.port, options.host);
-  await Promise.race([
-    once(server, 'listening'),
-    once(server, 'error').then(([error]) => {
-      throw error;
-    }),
-  ]);
-  const port = (server.address() as AddressInfo).port;
+  await once(server, 'listening'); // rejects on 'error' (a busy port, an address not ours)
+  const { port } = server.address() as AddressInfo;
 
   let closed: Promise<void> | undefined;
   async function close(): Promise<void> {
     closing = true;
     const serverClosed = once(server, 'close');
-    // Stops accepting connections; idle keep-alive connections are closed at once.
-    server.close();
+    server.close(); // stops accepting; idle keep-alive connections are closed at once
     while (invocations.size > 0) await Promise.allSettled([...invocations]);
-    const grace = setTimeout(() => server.closeAllConnections(), connectionGraceMs);
+    // Clients get a moment to drop their connections once all work is done.
+    const grace = setTimeout(() => server.closeAllConnections(), 2_000);
     server.closeIdleConnections();
     await serverClosed;
     clearTimeout(grace);
   }
-  return {
-    port,
-    close: () => {
-      closed ??= close();
-      return closed;
-    },
-  };
+  return { port, close: () => (closed ??= close()) };
 }
 
 function send(response: ServerResponse, answer: HttpResponse, closeConnection: boolean): void {
   if (response.headersSent || response.destroyed) return;
-  const headers: string[] = [];
-  for (const [name, value] of answer.headers) headers.push(name, value);
+  const headers = answer.headers.flat();
   if (closeConnection) headers.push('Connection', 'close');
   const bodyless = answer.statusCode === 204 || answer.statusCode === 304;
   if (!bodyless) headers.push('Content-Length', String(answer.body.length));
@@ -134,40 +183,23 @@ function send(response: ServerResponse, answer: HttpResponse, closeConnection: b
   response.end(bodyless ? undefined : answer.body);
 }
 
-/** The body, or `too-large` as soon as it passes the limit (the rest is not buffered). */
-async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  const declared = Number(request.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    request.resume();
-    return 'too-large';
-  }
+/** The body, or undefined as soon as it passes API Gateway's limit (the rest is not buffered). */
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  let size = Number(request.headers['content-length']) || 0;
   const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      request.resume();
-      return 'too-large';
+  if (size <= maxPayloadBytes) {
+    size = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxPayloadBytes) break;
+      chunks.push(chunk);
     }
-    chunks.push(chunk as Buffer);
   }
-  return Buffer.concat(chunks);
+  request.resume();
+  return size > maxPayloadBytes ? undefined : Buffer.concat(chunks);
 }
 
 /** The client's address as API Gateway reports it: plain IPv4 rather than `::ffff:a.b.c.d`. */
 function clientAddress(request: IncomingMessage): string {
-  const address = request.socket.remoteAddress ?? '127.0.0.1';
-  return address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<T>((done) => {
-    timer = setTimeout(() => done(fallback), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
 }

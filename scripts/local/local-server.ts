@@ -2,7 +2,8 @@ import { chmod, mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { HashMode } from '../../lambda/config/config.js';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
-import { acquireDataLock, type DataLock } from '../shared/data-lock.js';
+import { startDynalite } from '../dynalite/start.js';
+import { acquireDataLock } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
 import {
   ensureRefusalsTable,
@@ -10,12 +11,10 @@ import {
   localCredentials,
   localDynamoDbClient,
   localRegion,
-  startEmbeddedEngine,
 } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
-import { callbackResource } from './api-gateway-routes.js';
 import { type KeySource, resolveApiKeys } from './dev-key.js';
-import { type Invoke, startGatewayServer } from './gateway-server.js';
+import { callbackResource, type Invoke, startGatewayServer } from './gateway-server.js';
 
 export interface LocalServerOptions {
   /** Default 3000; 0 picks a free port. */
@@ -24,13 +23,12 @@ export interface LocalServerOptions {
   readonly host?: string;
   /** A folder, or `:memory:`; default `.data`. */
   readonly dataDir?: string;
-  /** Default `callback-transactions`. */
   readonly tableName?: string;
   /** Comma-separated, like `CALLBACK_API_KEYS`; default a generated development key. */
   readonly apiKeys?: string;
   /**
    * An existing DynamoDB endpoint (DynamoDB Local, or AWS): no embedded engine is started. Local
-   * endpoints get the table created; on AWS it must exist.
+   * endpoints get the tables created; on AWS they must exist.
    */
   readonly endpoint?: string;
   readonly hashMode?: HashMode;
@@ -41,7 +39,6 @@ export interface LocalServerOptions {
 export interface LocalServer {
   /** The callback URL, e.g. `http://127.0.0.1:3000/callback`. */
   readonly url: string;
-  readonly port: number;
   /** The first accepted key, for curl lines and the simulator. */
   readonly apiKey: string;
   readonly keySource: KeySource;
@@ -64,36 +61,26 @@ let handlerLoads = 0;
 export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
   const data = localData(options.dataDir);
   const tableName = options.tableName ?? defaultTableName;
+  // Undone in reverse (the HTTP side drains before the engine closes, the lock goes last), every
+  // step even if one fails.
   const cleanup: (() => Promise<void>)[] = [];
-  // Every step runs even if one fails; the failures are reported together.
   const undo = async () => {
     const errors: unknown[] = [];
-    for (const step of cleanup.reverse())
-      await step().catch((error: unknown) => errors.push(error));
-    if (errors.length === 1) throw errors[0];
+    for (const step of cleanup.reverse()) await step().catch((error) => errors.push(error));
     if (errors.length > 1) throw new AggregateError(errors, 'Stopping local mode failed');
+    if (errors.length === 1) throw errors[0];
   };
   try {
-    let lock: DataLock | undefined;
-    if (data.kind === 'disk') {
-      // Names and raw bodies live here: the owner's alone (a folder made by an older version too).
-      await mkdir(data.dir, { recursive: true, mode: 0o700 });
-      await chmod(data.dir, 0o700);
-      // A query may hold the folder for a moment; another server holds it for good.
-      lock = await acquireDataLock(data.lockFile, 'server', {
-        waitMs: 5_000,
-        waitFor: (holder) => holder.role === 'query',
-      });
-      cleanup.push(() => (lock as DataLock).release());
-    }
+    const lock = data.kind === 'disk' ? await lockFolder(data.dir, data.lockFile) : undefined;
+    if (lock) cleanup.push(() => lock.release());
     const keys = await resolveApiKeys(options.apiKeys, data);
 
-    const engine = options.endpoint
-      ? { endpoint: options.endpoint, stop: async () => {} }
-      : await startEmbeddedEngine(data);
+    const { endpoint } = options;
+    const engine = endpoint
+      ? { endpoint, stop: async () => {} }
+      : await startDynalite(data.kind === 'disk' ? data.engineDir : undefined);
     cleanup.push(() => engine.stop());
-    const external = options.endpoint !== undefined;
-    const isLocalEngine = !external || isLoopbackUrl(options.endpoint as string);
+    const isLocalEngine = !endpoint || isLoopbackUrl(endpoint);
 
     // Set before the handler is imported: it reads them once, at import.
     process.env.TABLE_NAME = tableName;
@@ -111,64 +98,55 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     }
 
     const client = isLocalEngine ? localDynamoDbClient(engine.endpoint) : new DynamoDBClient({});
+    const create = { create: isLocalEngine };
+    const refusals = process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName);
     let tableCreated: boolean;
     try {
-      tableCreated =
-        (await ensureTable(client, tableName, { create: isLocalEngine })) === 'created';
-      await ensureRefusalsTable(
-        client,
-        process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName),
-        { create: isLocalEngine },
-      );
+      tableCreated = (await ensureTable(client, tableName, create)) === 'created';
+      await ensureRefusalsTable(client, refusals, create);
     } finally {
       client.destroy();
     }
 
-    const invoke = await importHandler();
+    handlerLoads += 1;
+    // A query string makes each import a fresh module instance, which reads the environment anew.
+    const specifier = `../../lambda/receiver.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
+    const { handler } = (await import(specifier)) as { handler: Invoke };
     const host = options.host ?? '127.0.0.1';
     const gateway = await startGatewayServer({
-      invoke,
+      invoke: handler,
       host,
       port: options.port ?? 3000,
       stage: options.stage ?? 'local',
     });
     cleanup.push(() => gateway.close());
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${gateway.port}${callbackResource}`;
-    await lock?.update({
-      endpoint: engine.endpoint,
-      tableName,
-      url,
-      keySource: keys.source.kind,
-    });
+    await lock?.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
 
     let stopped: Promise<void> | undefined;
     return {
       url,
-      port: gateway.port,
       apiKey: keys.keys[0] as string,
       keySource: keys.source,
       data,
       tableName,
-      engine: { endpoint: engine.endpoint, embedded: !external },
+      engine: { endpoint: engine.endpoint, embedded: !endpoint },
       tableCreated,
-      stop: () => {
-        // In order: the HTTP side drains first, so every acknowledged write is in the engine
-        // before the engine closes (and LevelDB flushes); the lock goes last.
-        stopped ??= undo();
-        return stopped;
-      },
+      stop: () => (stopped ??= undo()),
     };
   } catch (error) {
-    // The startup error is the one worth reporting.
-    await undo().catch(() => {});
+    await undo().catch(() => {}); // the startup error is the one worth reporting
     throw error;
   }
 }
 
-async function importHandler(): Promise<Invoke> {
-  handlerLoads += 1;
-  // A query string makes each import a fresh module instance, which reads the environment anew.
-  const specifier = `../../lambda/receiver.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
-  const module = (await import(specifier)) as { handler: Invoke };
-  return module.handler;
+/** Names and raw bodies live in the folder: the owner's alone (one made by an older version too). */
+async function lockFolder(dir: string, lockFile: string) {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  // A query may hold the folder for a moment; another server holds it for good.
+  return acquireDataLock(lockFile, 'server', {
+    waitMs: 5_000,
+    waitFor: (holder) => holder.role === 'query',
+  });
 }

@@ -1,7 +1,4 @@
-/**
- * `npm start`: the receiver on this machine. Configuration comes from the environment, as the
- * function's does (see the help text); flags: --in-memory, --port <n>, --help.
- */
+/** `npm start`: the receiver on this machine, configured by the environment as the function is. */
 import { Option } from 'commander';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
 import { UsageError } from '../shared/cli-errors.js';
@@ -40,12 +37,15 @@ Exit codes: 0 stopped cleanly, 1 failed to start or to stop, 2 usage or configur
   .action(start);
 
 async function start(options: { inMemory: boolean; port: number }): Promise<void> {
-  const env = process.env;
-  const hashMode = parseHashMode(env.HASH_MODE);
-  const host = env.HOST || '127.0.0.1';
-  const dataDir = options.inMemory ? inMemory : env.DATA_DIR;
+  const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
+  const hashMode = process.env.HASH_MODE || undefined;
+  if (hashMode && !(hashModes as readonly string[]).includes(hashMode)) {
+    throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${hashMode}`);
+  }
+  const host = HOST || '127.0.0.1';
+  const dataDir = options.inMemory ? inMemory : DATA_DIR;
   const exposed = !isLoopbackHost(host);
-  if (exposed && dataDir?.trim() === inMemory && !env.CALLBACK_API_KEYS) {
+  if (exposed && dataDir?.trim() === inMemory && !CALLBACK_API_KEYS) {
     throw new UsageError(
       `HOST=${host} in memory needs CALLBACK_API_KEYS: a generated key would have to be printed in full`,
     );
@@ -57,10 +57,10 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
     port: options.port,
     host,
     dataDir,
-    ...(env.TABLE_NAME ? { tableName: env.TABLE_NAME } : {}),
-    ...(env.CALLBACK_API_KEYS ? { apiKeys: env.CALLBACK_API_KEYS } : {}),
-    ...(env.AWS_ENDPOINT_URL_DYNAMODB ? { endpoint: env.AWS_ENDPOINT_URL_DYNAMODB } : {}),
-    ...(hashMode ? { hashMode } : {}),
+    ...(TABLE_NAME && { tableName: TABLE_NAME }),
+    ...(CALLBACK_API_KEYS && { apiKeys: CALLBACK_API_KEYS }),
+    ...(AWS_ENDPOINT_URL_DYNAMODB && { endpoint: AWS_ENDPOINT_URL_DYNAMODB }),
+    ...(hashMode && { hashMode: hashMode as HashMode }),
   }).catch((error: unknown) => {
     throw new Error(describe(error), { cause: error });
   });
@@ -70,13 +70,12 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
         'can send callbacks with the key. The key is masked below.\n',
     );
   }
-  process.stdout.write(
-    banner(server, {
-      hashMode: hashMode ?? 'if-present',
-      exposed,
-      ...(env.DATA_DIR ? { dataDirSetting: env.DATA_DIR } : {}),
-    }),
-  );
+  const setup = {
+    hashMode: hashMode ?? 'if-present',
+    exposed,
+    dataDirSetting: DATA_DIR || undefined,
+  };
+  process.stdout.write(banner(server, setup));
   stopOnSignals(server);
 }
 
@@ -123,26 +122,17 @@ function parsePort(value: string): number {
   return port;
 }
 
-function parseHashMode(value: string | undefined): HashMode | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (!(hashModes as readonly string[]).includes(value)) {
-    throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${value}`);
-  }
-  return value as HashMode;
-}
-
+/** The failure, with what to do about the ones a user meets. */
 function describe(error: unknown): string {
+  const advice: Record<string, string> = {
+    EADDRINUSE: ': set PORT to a free port (or 0 for any).',
+    EADDRNOTAVAIL: ': HOST is not an address of this machine.',
+  };
   if (error instanceof DataFolderBusyError) {
     return `${error.message} Stop it first, or give this one its own DATA_DIR.`;
   }
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') return `${error.message}: set PORT to a free port (or 0 for any).`;
-    if (code === 'EADDRNOTAVAIL')
-      return `${error.message}: HOST is not an address of this machine.`;
-    return error.message;
-  }
-  return String(error);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  return error instanceof Error ? `${error.message}${advice[code] ?? ''}` : String(error);
 }
 
 await runProgram(program, 'start');

@@ -1,9 +1,10 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 
 /**
  * Where local mode keeps its state. One folder holds the embedded DynamoDB's files, the
- * generated development key and the lock file that says who has it open, so `DATA_DIR` moves all three
- * and deleting the folder is a clean reset.
+ * generated development key and the lock file that says who has it open, so `DATA_DIR` moves
+ * all three and deleting the folder is a clean reset.
  */
 export type LocalData =
   | { readonly kind: 'memory' }
@@ -13,30 +14,32 @@ export type LocalData =
       /** The embedded DynamoDB's LevelDB folder. */
       readonly engineDir: string;
       readonly devKeyFile: string;
-      /** Who holds the folder; a running server's engine endpoint (see data-lock.ts). */
+      /** Who holds the folder; a running server's URL and endpoint (see data-lock.ts). */
       readonly lockFile: string;
     };
 
-export const defaultDataDir = '.data';
 /** `DATA_DIR=:memory:` keeps everything in memory: a throwaway run that leaves no files. */
 export const inMemory = ':memory:';
 /** The table local mode creates when `TABLE_NAME` does not name another. */
 export const defaultTableName = 'callback-transactions';
 
-/** Resolves `DATA_DIR` (relative to the working directory, which npm sets to the repo root). */
+/** Resolves `DATA_DIR` (default `.data`) against the working directory: npm sets the repo root. */
 export function localData(dataDir: string | undefined, cwd = process.cwd()): LocalData {
-  const value = dataDir?.trim() || defaultDataDir;
+  const value = dataDir?.trim() || '.data';
   if (value === inMemory) return { kind: 'memory' };
-  const dir = isAbsolute(value) ? value : resolve(cwd, value);
+  const dir = resolve(cwd, value);
+  const file = (name: string) => resolve(dir, name);
   return {
     kind: 'disk',
     dir,
-    engineDir: join(dir, 'dynamodb'),
-    devKeyFile: join(dir, 'dev-api-key'),
-    lockFile: join(dir, 'lock.json'),
+    engineDir: file('dynamodb'),
+    devKeyFile: file('dev-api-key'),
+    lockFile: file('lock.json'),
   };
 }
 
-export function describeLocalData(data: LocalData): string {
-  return data.kind === 'memory' ? 'in memory (gone when the server stops)' : data.dir;
+/** The development key `npm start` generated and saved in the folder, if it did. */
+export async function readDevKey(data: LocalData): Promise<string | undefined> {
+  if (data.kind === 'memory') return undefined;
+  return (await readFile(data.devKeyFile, 'utf8').catch(() => '')).trim() || undefined;
 }

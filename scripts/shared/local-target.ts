@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { splitKeys } from '../../lambda/config/config.js';
 import { type LockOwner, readLockOwner } from './data-lock.js';
-import type { LocalData } from './local-data.js';
+import { type LocalData, readDevKey } from './local-data.js';
 
 /** The `npm start` server holding this data folder, once it answers. */
 export async function runningServer(data: LocalData): Promise<LockOwner | undefined> {
@@ -12,8 +11,8 @@ export async function runningServer(data: LocalData): Promise<LockOwner | undefi
 
 /**
  * The key local mode accepts: the first of `CALLBACK_API_KEYS`, else the development key that
- * `npm start` generated in the data folder, unless the running server takes its keys from its
- * own environment (then there is none to find). For the local server only: never sent elsewhere.
+ * `npm start` saved in the data folder, unless the running server takes its keys from its own
+ * environment (then there is none to find). For the local server only: never sent elsewhere.
  */
 export async function localApiKey(
   data: LocalData,
@@ -21,13 +20,8 @@ export async function localApiKey(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<string | undefined> {
   const [first] = splitKeys(env.CALLBACK_API_KEYS ?? '');
-  if (first) return first;
-  if (data.kind === 'memory' || server?.keySource === 'environment') return undefined;
-  try {
-    return (await readFile(data.devKeyFile, 'utf8')).trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  if (first || server?.keySource === 'environment') return first;
+  return readDevKey(data);
 }
 
 /** `HOST` as local mode binds it: loopback, or open to the network. */
@@ -36,15 +30,6 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export function isLoopbackUrl(url: string): boolean {
-  try {
-    const { hostname } = new URL(url);
-    return (
-      hostname === 'localhost' ||
-      hostname.endsWith('.localhost') ||
-      hostname === '[::1]' ||
-      /^127\.\d+\.\d+\.\d+$/.test(hostname)
-    );
-  } catch {
-    return false;
-  }
+  const hostname = URL.parse(url)?.hostname ?? '';
+  return /^(localhost|.+\.localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(hostname);
 }

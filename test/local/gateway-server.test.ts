@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromProxyResult } from '../../scripts/local/api-gateway-response.js';
-import { route } from '../../scripts/local/api-gateway-routes.js';
+import { fromProxyResult, gatewayAnswer } from '../../scripts/local/gateway-server.js';
 
 describe('fromProxyResult (function result to HTTP response)', () => {
   it('merges headers and multiValueHeaders and adds the request id header', () => {
@@ -55,9 +54,9 @@ describe('fromProxyResult (function result to HTTP response)', () => {
   });
 });
 
-describe('route (what the REST API sends to the function)', () => {
+describe('gatewayAnswer (what the REST API answers without the function)', () => {
   it('sends POST /callback to the function', () => {
-    expect(route('POST', '/callback')).toEqual({ kind: 'callback' });
+    expect(gatewayAnswer('POST', '/callback', 'req-4')).toBeUndefined();
   });
 
   it.each([
@@ -70,14 +69,11 @@ describe('route (what the REST API sends to the function)', () => {
     ['POST', '/Callback'],
     ['POST', '/prod/callback'],
   ])('answers %s %s itself with 403 Missing Authentication Token', (method, path) => {
-    const matched = route(method, path);
+    const answer = gatewayAnswer(method, path, 'req-5');
 
-    expect(matched.kind).toBe('gateway');
-    if (matched.kind === 'gateway') {
-      expect(matched.response.statusCode).toBe(403);
-      expect(JSON.parse(matched.response.body)).toEqual({
-        message: 'Missing Authentication Token',
-      });
-    }
+    expect(answer?.statusCode).toBe(403);
+    expect(JSON.parse(answer?.body.toString() ?? '')).toEqual({
+      message: 'Missing Authentication Token',
+    });
   });
 });
