@@ -10,13 +10,13 @@ import { buffer } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Decision, decisions, type FaultPlan } from './fault-plan.js';
 
+export type Service = 'dynamodb' | 'secretsmanager' | 'eventbridge';
 /** Each service's 500: the SDK reads `__type` to decide whether to retry, as against AWS. */
-export const serverErrorTypes = {
+export const serverErrorTypes: Record<Service, string> = {
   dynamodb: 'InternalServerError',
   secretsmanager: 'InternalServiceError',
   eventbridge: 'InternalException',
-} as const;
-export type Service = keyof typeof serverErrorTypes;
+};
 
 /** `delayMs` must outlast the SDK's attempt timeout for a `delay` to be one (default 1,000 ms). */
 export interface FaultProxyOptions {

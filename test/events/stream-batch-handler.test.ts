@@ -1,30 +1,17 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
-import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
-import { streamBatchHandler } from '../../lambda/events/stream-batch-handler.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { conflictItem, transactionItem } from '../../lambda/storage/transaction-item.js';
 import { lambdaContext, transaction } from '../support/fixtures.js';
+import { streamConsumerWith } from '../support/stream-consumer.js';
 import { type FakeEventBridgeOptions, fakeEventBridge } from './fake-eventbridge.js';
 import { recordOf, streamRecord } from './stream-records.js';
 
 /** The stream consumer as lambda/stream-consumer.ts wires it, around a fake EventBridge. */
 function consumer(options: FakeEventBridgeOptions = {}) {
   const eventBridge = fakeEventBridge(options);
-  const logger = createLogger();
-  const errors = vi.spyOn(logger, 'error').mockImplementation(() => undefined);
-  const metrics = createMetrics();
-  const handler = streamBatchHandler({
-    publish: publishStreamRecords({
-      publisher: new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 }),
-      eventBusName: 'transactions',
-      logger,
-      metrics,
-    }),
-    logger,
-    metrics,
-  });
+  const publisher = new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 });
+  const { handler, errors } = streamConsumerWith(publisher);
   const invoke = (records: DynamoDBRecord[]) =>
     handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext);
   return { invoke, eventBridge, errors };

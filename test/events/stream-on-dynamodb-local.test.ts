@@ -6,25 +6,16 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
-import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
-import { streamBatchHandler } from '../../lambda/events/stream-batch-handler.js';
 import { eventForRecord } from '../../lambda/events/stream-record-event.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
-import {
-  createTestTable,
-  type Engine,
-  engineEndpoint,
-  engines,
-  testCredentials,
-  testRegion,
-} from '../support/engines.js';
+import { createTestTable, type Engine, engineClientConfig, engines } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { streamConsumerWith } from '../support/stream-consumer.js';
 import { type FakeEventBridgeOptions, fakeEventBridge } from './fake-eventbridge.js';
 import { readStream } from './table-stream.js';
 
@@ -48,11 +39,7 @@ afterAll(async () => {
 /** A fresh table with the stack's stream, the receiver writing to it, and a stream reader. */
 async function setUp() {
   const table = await createTestTable(streamEngine);
-  const streams = new DynamoDBStreamsClient({
-    endpoint: engineEndpoint(streamEngine),
-    region: testRegion,
-    credentials: testCredentials,
-  });
+  const streams = new DynamoDBStreamsClient(engineClientConfig(streamEngine));
   cleanups.push(
     () => table.drop(),
     () => streams.destroy(),
@@ -77,19 +64,8 @@ async function setUp() {
 /** The stream consumer around a fake EventBridge (see stream-batch-handler.test.ts). */
 function consumer(options: FakeEventBridgeOptions = {}) {
   const eventBridge = fakeEventBridge(options);
-  const logger = createLogger();
-  vi.spyOn(logger, 'error').mockImplementation(() => undefined);
-  const metrics = createMetrics();
-  const handler = streamBatchHandler({
-    publish: publishStreamRecords({
-      publisher: new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 }),
-      eventBusName: 'transactions',
-      logger,
-      metrics,
-    }),
-    logger,
-    metrics,
-  });
+  const publisher = new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 });
+  const { handler } = streamConsumerWith(publisher);
   const invoke = (records: DynamoDBRecord[]) => handler({ Records: records }, lambdaContext);
   const details = () =>
     eventBridge.requests.flat().map((entry) => ({

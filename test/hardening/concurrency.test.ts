@@ -6,9 +6,9 @@ import { indexNames } from '../../lambda/storage/table-definition.js';
 import { type Random, seededRandom } from '../../scripts/shared/seeded-random.js';
 import { createTestClient, createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
+import { expectNoLeaks, logCapture } from '../support/log-capture.js';
 import { receiverWith } from '../support/receiver.js';
-import { linesLeaking, logCapture } from './support/log-capture.js';
-import { storedItem } from './support/stored-items.js';
+import { storedItem } from '../support/stored-items.js';
 
 /**
  * N simultaneous deliveries for one reference, from several function instances (each with its
@@ -115,7 +115,7 @@ describe.each(engines)('concurrent deliveries on %s', (engine) => {
     const recorded = answers.filter((answer) => answer.outcome === 'recorded');
     expect(recorded).toHaveLength(1);
     const winner = recorded[0] as Answer;
-    const item = await storedItem(table.client, table.tableName, reference);
+    const item = await storedItem(table, { reference });
     expect(item?.requestId?.S).toBe(winner.delivery.requestId);
     expect(item?.rawBody?.S).toBe(winner.delivery.body);
     for (const answer of answers) {
@@ -165,17 +165,11 @@ describe.each(engines)('concurrent deliveries on %s', (engine) => {
 
 describe('after the concurrent runs', () => {
   it('leaves no key, salted text or name in any log line', () => {
-    const lines = logs.lines();
-    expect(lines.some((line) => line.includes('callback refused'))).toBe(true);
-    expect(
-      linesLeaking(lines, [
-        ['the key', specKey],
-        ['a name', 'Ğizli'],
-        ['an escaped name', '\\u011eizli'],
-        ['a username', 'race.sender'],
-        ['a salted text', '"hash":""'],
-        ['a salted text', '\\"hash\\":\\"\\"'],
-      ]),
-    ).toEqual([]);
+    expectNoLeaks(logs, 'callback refused', [
+      ['the key', specKey],
+      ['a name', 'Ğizli'],
+      ['an escaped name', '\\u011eizli'],
+      ['a username', 'race.sender'],
+    ]);
   });
 });

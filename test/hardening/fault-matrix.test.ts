@@ -1,4 +1,3 @@
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context, DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type KeyProvider, staticKeys } from '../../lambda/auth/accepted-keys.js';
@@ -6,8 +5,6 @@ import { secretCacheMs, secretKeys } from '../../lambda/auth/secret-keys.js';
 import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
-import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
-import { streamBatchHandler } from '../../lambda/events/stream-batch-handler.js';
 import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { createDynamoDbClient } from '../../lambda/storage/dynamodb-client.js';
@@ -28,11 +25,12 @@ import {
   createTestTable,
   engineEndpoint,
   engines,
+  stubAwsEnvironment,
   type TestTable,
-  testCredentials,
-  testRegion,
 } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
+import { storedItem } from '../support/stored-items.js';
+import { streamConsumerWith } from '../support/stream-consumer.js';
 
 /**
  * Each dependency × each way it can fail, with a Lambda-like context whose remaining time runs
@@ -99,11 +97,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number 
   return { result, ms: Math.round(performance.now() - started) };
 }
 
-beforeAll(() => {
-  vi.stubEnv('AWS_REGION', testRegion);
-  vi.stubEnv('AWS_ACCESS_KEY_ID', testCredentials.accessKeyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', testCredentials.secretAccessKey);
-});
+beforeAll(stubAwsEnvironment);
 
 afterAll(() => {
   vi.unstubAllEnvs();
@@ -132,17 +126,6 @@ function receiver(keys: KeyProvider, store: DynamoDbTransactionStore) {
 }
 
 const storeAttempts = { attemptTimeoutMs, maxAttempts: 3 };
-
-async function storedItem(table: TestTable, reference: string) {
-  const output = await table.client.send(
-    new GetItemCommand({
-      TableName: table.tableName,
-      Key: { reference: { S: reference } },
-      ConsistentRead: true,
-    }),
-  );
-  return output.Item;
-}
 
 describe.each(engines)('DynamoDB faults, on %s', (engine) => {
   let table: TestTable;
@@ -179,7 +162,7 @@ describe.each(engines)('DynamoDB faults, on %s', (engine) => {
         // What the failed answer left behind: nothing, or (a slow write) an item the retry finds.
         heal();
         await proxy?.idle();
-        const late = await storedItem(table, reference);
+        const late = await storedItem(table, { reference });
         let effect = 'nothing stored';
         if (fault !== 'refused') {
           // The gateway's retry, once DynamoDB answers again, with the default attempt timeout:
@@ -191,7 +174,7 @@ describe.each(engines)('DynamoDB faults, on %s', (engine) => {
           // next attempt then meets the condition and says duplicate. Either way, one item.
           const outcome = retried.headers?.['x-callback-outcome'];
           expect(late ? ['duplicate'] : ['recorded', 'duplicate']).toContain(outcome);
-          expect(await storedItem(table, reference)).toBeDefined();
+          expect(await storedItem(table, { reference })).toBeDefined();
           effect = late
             ? 'slow write landed after the 503; the retry answers 204 duplicate'
             : 'nothing stored; the retry answers 204';
@@ -275,7 +258,7 @@ describe('Secrets Manager faults', () => {
           'urn:callback-receiver:problem:keys-unavailable',
         );
         expect(ms).toBeLessThan(remainingMs - marginMs / 2);
-        expect(await storedItem(table, fields.reference as string)).toBeUndefined();
+        expect(await storedItem(table, { reference: fields.reference as string })).toBeUndefined();
 
         // Keys cached and stale: the request does not wait on the failing refresh.
         let offset = 0;
@@ -335,26 +318,9 @@ describe('EventBridge faults', () => {
   }
 
   function consumer() {
-    const logger = createLogger();
-    vi.spyOn(logger, 'error').mockImplementation(() => undefined);
-    const metrics = createMetrics();
-    return streamBatchHandler({
-      publish: publishStreamRecords({
-        publisher: new EventBridgePublisher(
-          createEventBridgeClient({ timeoutMs: attemptTimeoutMs }),
-          {
-            attemptTimeoutMs,
-            maxEntryAttempts: 3,
-          },
-        ),
-        eventBusName: 'transactions',
-        logger,
-        metrics,
-      }),
-      logger,
-      metrics,
-      timeBudgetMarginMs: marginMs,
-    });
+    const client = createEventBridgeClient({ timeoutMs: attemptTimeoutMs });
+    const publisher = new EventBridgePublisher(client, { attemptTimeoutMs, maxEntryAttempts: 3 });
+    return streamConsumerWith(publisher, { timeBudgetMarginMs: marginMs }).handler;
   }
 
   it.each(faults)(

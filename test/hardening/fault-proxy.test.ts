@@ -1,5 +1,5 @@
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDynamoDbClient } from '../../lambda/storage/dynamodb-client.js';
 import {
   defaultFaultKinds,
@@ -10,24 +10,21 @@ import { startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
 import {
   createTestTable,
   engineEndpoint,
+  stubAwsEnvironment,
   type TestTable,
-  testCredentials,
-  testRegion,
 } from '../support/engines.js';
+import { storedItem } from '../support/stored-items.js';
 
 /** The fault proxy itself: each fault as the SDK sees it, and its randomness replayable. */
 describe('the fault proxy', () => {
   let table: TestTable;
-  const previous = { ...process.env };
 
   beforeAll(async () => {
     table = await createTestTable('dynalite');
-    process.env.AWS_REGION = testRegion;
-    process.env.AWS_ACCESS_KEY_ID = testCredentials.accessKeyId;
-    process.env.AWS_SECRET_ACCESS_KEY = testCredentials.secretAccessKey;
+    stubAwsEnvironment();
   });
   afterAll(async () => {
-    process.env = previous;
+    vi.unstubAllEnvs();
     await table.drop();
   });
 
@@ -42,7 +39,7 @@ describe('the fault proxy', () => {
         kinds: kind === 'pass' ? undefined : [kind],
       }),
     });
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = proxy.endpoint;
+    vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', proxy.endpoint);
     // The function's own client, with the function's timeout handling.
     const client = createDynamoDbClient({ timeoutMs: 200 });
     try {
@@ -58,14 +55,8 @@ describe('the fault proxy', () => {
           (error: Error) => error.name,
         );
       await proxy.idle();
-      const landed = await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      );
-      return { outcome, landed: landed.Item !== undefined, stats: proxy.stats() };
+      const landed = await storedItem(table, { reference });
+      return { outcome, landed: landed !== undefined, stats: proxy.stats() };
     } finally {
       client.destroy();
       await proxy.stop();

@@ -10,15 +10,14 @@ import { readStream } from '../events/table-stream.js';
 import {
   createTestClient,
   type Engine,
+  engineClientConfig,
   engineEndpoint,
   engines,
-  testCredentials,
-  testRegion,
 } from '../support/engines.js';
 import { signed, transaction } from '../support/fixtures.js';
-import { linesLeaking, logCapture } from './support/log-capture.js';
+import { expectNoLeaks, logCapture } from '../support/log-capture.js';
+import { scanAll } from '../support/stored-items.js';
 import { runPool } from './support/run-pool.js';
-import { scanAll } from './support/stored-items.js';
 
 /**
  * Faults on the network between the function and DynamoDB: the local server (the real handler
@@ -149,7 +148,7 @@ describe(`faults between the function and DynamoDB (${engine} behind the fault p
 
     // Assess: what DynamoDB holds, read straight from the engine.
     const direct = createTestClient(engine);
-    const items = await scanAll(direct, server.tableName, [
+    const items = await scanAll({ client: direct, tableName: server.tableName }, [
       'reference',
       'record',
       'rawBody',
@@ -192,18 +191,12 @@ describe(`faults between the function and DynamoDB (${engine} behind the fault p
   }, 600_000);
 
   it('leaves no key, salted text or name in any log line', () => {
-    const lines = logs.lines();
-    expect(lines.some((line) => line.includes('callback not recorded'))).toBe(true);
-    expect(
-      linesLeaking(lines, [
-        ['the key', key],
-        ['a name', 'Ğizli'],
-        ['an escaped name', '\\u011eizli'],
-        ['a username', 'fault.sender'],
-        ['a salted text', '"hash":""'],
-        ['a salted text', '\\"hash\\":\\"\\"'],
-      ]),
-    ).toEqual([]);
+    expectNoLeaks(logs, 'callback not recorded', [
+      ['the key', key],
+      ['a name', 'Ğizli'],
+      ['an escaped name', '\\u011eizli'],
+      ['a username', 'fault.sender'],
+    ]);
   });
 });
 
@@ -221,11 +214,7 @@ function tally(values: readonly (number | string)[]): Record<string, number> {
 async function streamEvents(client: DynamoDBClient, tableName: string) {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
   if (!Table?.LatestStreamArn) return undefined;
-  const streams = new DynamoDBStreamsClient({
-    endpoint: engineEndpoint(engine),
-    region: testRegion,
-    credentials: testCredentials,
-  });
+  const streams = new DynamoDBStreamsClient(engineClientConfig(engine));
   try {
     const records = await readStream(streams, Table.LatestStreamArn);
     const count = (name: string) => records.filter((record) => record.eventName === name).length;

@@ -1,11 +1,12 @@
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { logCapture } from '../hardening/support/log-capture.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
+import { logCapture } from '../support/log-capture.js';
 import { receiverWith } from '../support/receiver.js';
+import { storedItem } from '../support/stored-items.js';
 
 describe.each(engines)('members the interface does not define, on %s', (engine) => {
   let table: TestTable;
@@ -38,14 +39,8 @@ describe.each(engines)('members the interface does not define, on %s', (engine) 
 
     // Assess
     expect(answers).toEqual(['204 recorded', '204 duplicate']);
-    const stored = await client.send(
-      new GetItemCommand({
-        TableName: table.tableName,
-        Key: { reference: { S: fields.reference as string } },
-        ConsistentRead: true,
-      }),
-    );
-    expect(stored.Item?.extra?.S).toBe('{"attempt":1,"sentAt":"2026-11-23T10:00:00Z","fee":100}');
+    const stored = await storedItem(table, { reference: fields.reference as string });
+    expect(stored?.extra?.S).toBe('{"attempt":1,"sentAt":"2026-11-23T10:00:00Z","fee":100}');
     const duplicateLine = logs
       .lines()
       .map((line) => JSON.parse(line) as Record<string, unknown>)

@@ -1,4 +1,4 @@
-import { type DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { storedItem } from '../support/stored-items.js';
 
 /** One amount as different serializers write it: every form denotes 10000000. */
 const amountForms = ['10000000', '1.0E7', '1e+7', '1E7', '10000000.00', '100000000e-1'];
@@ -30,16 +31,7 @@ describe.each(engines)('number forms on %s', (engine) => {
     const response = await invoke(callbackEvent(signed(fields)));
     return `${response.statusCode} ${response.headers?.['x-callback-outcome'] ?? ''}`.trim();
   };
-  const stored = async (reference: string) =>
-    (
-      await client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const stored = (reference: string) => storedItem(table, { reference });
 
   it.each(amountForms)(
     'records the amount %s once as 10000000, keeping the sender text in the raw body',

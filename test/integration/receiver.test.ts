@@ -1,4 +1,4 @@
-import { type DynamoDBClient, GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedKey } from '../../lambda/auth/accepted-keys.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
@@ -8,6 +8,7 @@ import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestTable, engines } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { storedItem } from '../support/stored-items.js';
 
 describe.each(engines)('the receiver on %s', (engine) => {
   let client: DynamoDBClient;
@@ -19,16 +20,7 @@ describe.each(engines)('the receiver on %s', (engine) => {
     invoke = receiverWith(new DynamoDbTransactionStore(client, tableName));
   });
 
-  const stored = async (reference: string) =>
-    (
-      await client.send(
-        new GetItemCommand({
-          TableName: tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const stored = (reference: string) => storedItem({ client, tableName }, { reference });
 
   const conflictsOf = async (reference: string) =>
     (

@@ -1,16 +1,11 @@
-import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import {
-  createTestTable,
-  engineEndpoint,
-  engines,
-  testCredentials,
-  testRegion,
-} from '../support/engines.js';
+import { createTestTable, engineClientConfig, engines } from '../support/engines.js';
 import { type Fault, faultInjectingHandler } from '../support/fault-injecting-handler.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { storedItem } from '../support/stored-items.js';
 
 /**
  * Faults a real engine cannot produce on demand, injected below the SDK's retry logic: the SDK
@@ -27,9 +22,7 @@ describe.each(engines)('DynamoDB faults on %s', (engine) => {
   function receiverWithFaults(plan: (operation: string, count: number) => Fault) {
     const { handler, seen } = faultInjectingHandler(plan);
     const client = new DynamoDBClient({
-      endpoint: engineEndpoint(engine),
-      region: testRegion,
-      credentials: testCredentials,
+      ...engineClientConfig(engine),
       // As the function's client: one attempt per call, the store retries within the budget.
       maxAttempts: 1,
       requestHandler: handler,
@@ -37,29 +30,24 @@ describe.each(engines)('DynamoDB faults on %s', (engine) => {
     return { invoke: receiverWith(new DynamoDbTransactionStore(client, tableName)), seen };
   }
 
-  const stored = async (reference: string) =>
-    (
-      await reader.send(
-        new GetItemCommand({
-          TableName: tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const stored = (reference: string) => storedItem({ client: reader, tableName }, { reference });
 
-  it('records the callback when DynamoDB throttles and then accepts the retried write', async () => {
+  /** One callback through a receiver whose first PutItem meets `fault`. */
+  async function deliverWithFirstPut(fault: Fault) {
     const { invoke, seen } = receiverWithFaults((operation, count) =>
-      operation === 'PutItem' && count === 1 ? 'throttle' : 'pass',
+      operation === 'PutItem' && count === 1 ? fault : 'pass',
     );
     const fields = transaction();
     const response = await invoke(callbackEvent(signed(fields)));
-    expect([response.statusCode, response.headers?.['x-callback-outcome']]).toEqual([
-      204,
-      'recorded',
-    ]);
+    const answer = [response.statusCode, response.headers?.['x-callback-outcome']];
+    return { answer, seen, item: await stored(fields.reference as string) };
+  }
+
+  it('records the callback when DynamoDB throttles and then accepts the retried write', async () => {
+    const { answer, seen, item } = await deliverWithFirstPut('throttle');
+    expect(answer).toEqual([204, 'recorded']);
     expect(seen).toEqual(['PutItem', 'PutItem']);
-    expect(await stored(fields.reference as string)).toBeDefined();
+    expect(item).toBeDefined();
   });
 
   it('answers 503 with Retry-After and stores nothing when DynamoDB keeps failing', async () => {
@@ -79,17 +67,10 @@ describe.each(engines)('DynamoDB faults on %s', (engine) => {
   });
 
   it('answers 204 duplicate when a write landed but its reply was lost and the retry meets the condition', async () => {
-    const { invoke, seen } = receiverWithFaults((operation, count) =>
-      operation === 'PutItem' && count === 1 ? 'land-then-drop' : 'pass',
-    );
-    const fields = transaction();
-    const response = await invoke(callbackEvent(signed(fields)));
-    expect([response.statusCode, response.headers?.['x-callback-outcome']]).toEqual([
-      204,
-      'duplicate',
-    ]);
+    const { answer, seen, item } = await deliverWithFirstPut('land-then-drop');
+    expect(answer).toEqual([204, 'duplicate']);
     expect(seen.slice(0, 2)).toEqual(['PutItem', 'PutItem']);
-    expect((await stored(fields.reference as string))?.amount).toEqual({ N: '250075' });
+    expect(item?.amount).toEqual({ N: '250075' });
   });
 
   it('answers 503, not 409, when the conflict cannot be kept for audit', async () => {

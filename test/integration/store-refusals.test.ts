@@ -1,10 +1,10 @@
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ItemRejectedError } from '../../lambda/callback/errors.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { recordOf } from '../events/stream-records.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { transaction } from '../support/fixtures.js';
+import { storedItem } from '../support/stored-items.js';
 
 /**
  * DynamoDB refusing the item itself is not an outage: retrying cannot help, so the store reports
@@ -20,16 +20,7 @@ describe.each(engines)('items the store refuses on %s', (engine) => {
     store = new DynamoDbTransactionStore(table.client, table.tableName);
   });
 
-  const stored = async (reference: string) =>
-    (
-      await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const stored = (reference: string) => storedItem(table, { reference });
 
   it('reports an item over 400 KB as rejected for its size, and stores nothing', async () => {
     const fields = transaction();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
@@ -16,6 +16,7 @@ import {
 } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { storedItem } from '../support/stored-items.js';
 
 const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -38,16 +39,7 @@ describe.each(engines)('refusals kept on %s', (engine) => {
       hashMode,
       refusals: new DynamoDbRefusalStore(refusals.client, refusalsTable),
     });
-  const kept = async (digest: string) =>
-    (
-      await refusals.client.send(
-        new GetItemCommand({
-          TableName: refusals.tableName,
-          Key: { digest: { S: digest } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const kept = (digest: string) => storedItem(refusals, { digest });
   const sentBytes = (event: APIGatewayProxyEvent) =>
     Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
 

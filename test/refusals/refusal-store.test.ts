@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { GetItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { findRefusal, listRefusals } from '../../scripts/query/refusal-queries.js';
 import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
+import { storedItem } from '../support/stored-items.js';
 
 function refusal(body: string, overrides: Partial<RefusalRecord> = {}): RefusalRecord {
   const bytes = Buffer.from(body, 'utf8');
@@ -37,16 +38,7 @@ describe.each(engines)('kept refusals on %s', (engine) => {
   });
   afterAll(() => table.drop());
 
-  const item = async (digest: string) =>
-    (
-      await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { digest: { S: digest } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item;
+  const item = (digest: string) => storedItem(table, { digest });
 
   it('keeps the body byte for byte with the refusal, who sent it and when it expires', async () => {
     const kept = refusal('{"id":91,"amount":-1}');

@@ -19,7 +19,7 @@ import {
   DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { describe, inject } from 'vitest';
+import { describe, inject, vi } from 'vitest';
 import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
 
 /**
@@ -59,13 +59,24 @@ export function engineEndpoint(engine: Engine): string {
 export const testRegion = 'us-east-1';
 export const testCredentials = { accessKeyId: 'test', secretAccessKey: 'test' } as const;
 
+/** What any SDK client needs to reach the engine (DynamoDB, or its streams). */
+export function engineClientConfig(engine: Engine) {
+  return { endpoint: engineEndpoint(engine), region: testRegion, credentials: testCredentials };
+}
+
 /** A client for the engine (its own connection pool; call `destroy()` when done). */
 export function createTestClient(engine: Engine): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint: engineEndpoint(engine),
-    region: testRegion,
-    credentials: testCredentials,
-  });
+  return new DynamoDBClient(engineClientConfig(engine));
+}
+
+/**
+ * The region and credentials for code that builds its own clients from the environment, as the
+ * function does in Lambda; `vi.unstubAllEnvs()` undoes it.
+ */
+export function stubAwsEnvironment(): void {
+  vi.stubEnv('AWS_REGION', testRegion);
+  vi.stubEnv('AWS_ACCESS_KEY_ID', testCredentials.accessKeyId);
+  vi.stubEnv('AWS_SECRET_ACCESS_KEY', testCredentials.secretAccessKey);
 }
 
 export interface TestTable {

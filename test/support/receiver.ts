@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { vi } from 'vitest';
 import { staticKeys } from '../../lambda/auth/accepted-keys.js';
 import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../lambda/config/config.js';
@@ -7,6 +8,7 @@ import { createLogger, createMetrics } from '../../lambda/observability/telemetr
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
 import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
+import { stubAwsEnvironment } from './engines.js';
 import { lambdaContext, specKey } from './fixtures.js';
 
 /**
@@ -25,5 +27,18 @@ export function receiverWith(
     logger: createLogger(),
     metrics: createMetrics(),
   });
+  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
+}
+
+/**
+ * A fresh instance of the Lambda entry lambda/receiver.ts, configured only through the
+ * environment (e.g. `TABLE_NAME`, `CALLBACK_API_KEYS`, `AWS_ENDPOINT_URL_DYNAMODB`), as Lambda
+ * runs it; `vi.unstubAllEnvs()` undoes the environment.
+ */
+export async function receiverEntry(environment: Record<string, string>) {
+  for (const [name, value] of Object.entries(environment)) vi.stubEnv(name, value);
+  stubAwsEnvironment();
+  vi.resetModules();
+  const { handler } = await import('../../lambda/receiver.js');
   return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
 }

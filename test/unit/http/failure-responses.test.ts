@@ -6,7 +6,6 @@ import { createLogger, createMetrics } from '../../../lambda/observability/telem
 import { storeFailure } from '../../../lambda/storage/store-failure.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
 import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
-import { logCapture } from '../../hardening/support/log-capture.js';
 import {
   callbackEvent,
   lambdaContext,
@@ -14,6 +13,7 @@ import {
   specKey,
   transaction,
 } from '../../support/fixtures.js';
+import { logCapture } from '../../support/log-capture.js';
 
 /** An SDK-shaped failure, as the DynamoDB client throws it. */
 function sdkError(name: string, message: string, httpStatusCode: number): Error {

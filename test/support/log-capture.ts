@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 
 /**
  * Captures everything written to stdout and stderr (where the function's logger and metrics
@@ -42,11 +42,10 @@ export function logCapture() {
 
 export type LogCapture = ReturnType<typeof logCapture>;
 
+type Secrets = readonly (readonly [label: string, secret: string])[];
+
 /** The captured lines that contain any of `secrets` (with the secret named, not shown). */
-export function linesLeaking(
-  lines: readonly string[],
-  secrets: readonly (readonly [label: string, secret: string])[],
-): string[] {
+function linesLeaking(lines: readonly string[], secrets: Secrets): string[] {
   const leaks: string[] = [];
   for (const line of lines) {
     for (const [label, secret] of secrets) {
@@ -54,4 +53,15 @@ export function linesLeaking(
     }
   }
   return leaks;
+}
+
+/**
+ * Asserts that some captured line contains `seen` (so the capture is not empty by mistake) and
+ * that none contains any of `secrets`, nor the salted text a hash covers, raw or JSON-escaped.
+ */
+export function expectNoLeaks(logs: LogCapture, seen: string, secrets: Secrets): void {
+  const lines = logs.lines();
+  expect(lines.some((line) => line.includes(seen))).toBe(true);
+  const salted = ['"hash":""', '\\"hash\\":\\"\\"'].map((text) => ['a salted text', text] as const);
+  expect(linesLeaking(lines, [...secrets, ...salted])).toEqual([]);
 }
