@@ -1,55 +1,147 @@
 /**
- * `npm run bench` (and `npm run bench:smoke`, or BENCH_SMOKE=1): measures ours and the baseline
- * in one run and prints the table. It writes latest.md and latest.json only when asked: `--write`
- * into bench/results (the published figures), `--out <dir>` anywhere else. `--from <latest.json>`
- * re-renders a saved run. Figures are printed, never judged: nothing here fails because a
- * machine is slow.
+ * `npm run bench` (`--smoke`, or BENCH_SMOKE=1, for CI): ours and the baseline measured in one
+ * run, the table printed. Written only when asked: `--write` into bench/results (the published
+ * figures), `--out <dir>` anywhere else; `--from <latest.json>` re-renders a saved run. Figures
+ * are printed, never judged: nothing here fails because a machine is slow.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
-import { type BenchmarkResults, runBenchmark } from './benchmark.js';
-import { repositoryRoot } from './cold-start/bundle.js';
-import { markdown, writeResults } from './report/write-results.js';
-import { fullSettings, smokeSettings } from './settings.js';
+import { coldStartRows, measureColdStart } from './measure/cold-start.js';
+import { endToEndRows, measureEndToEnd } from './measure/end-to-end.js';
+import { type CpuResult, cpuCases, cpuRows, measureHandlerCpu } from './measure/handler-cpu.js';
+import { countRequests, requestRows } from './measure/request-counts.js';
+import { markdown } from './report.js';
+import { createBenchTables, engineClient, withEngine } from './support/engines.js';
+import { repositoryRoot } from './support/node24.js';
+import { dynamoDbSubjects, inMemorySubjects } from './support/subjects.js';
+
+/** Full: enough samples for stable medians and p99s on a small machine. Smoke: every step once. */
+const settings = {
+  full: {
+    requestRounds: 5,
+    cpuIterations: 5_000,
+    cpuWarmup: 1_000,
+    cpuEngineIterations: 1_000,
+    cpuBlocks: 5,
+    coldStartProcesses: 20,
+    connections: 16,
+    durationSeconds: 8,
+    warmupSeconds: 2,
+    engineWarmupSeconds: 15,
+    loadRounds: 4,
+  },
+  smoke: {
+    requestRounds: 1,
+    cpuIterations: 50,
+    cpuWarmup: 20,
+    cpuEngineIterations: 20,
+    cpuBlocks: 1,
+    coldStartProcesses: 2,
+    connections: 4,
+    durationSeconds: 2,
+    warmupSeconds: 0,
+    engineWarmupSeconds: 0,
+    loadRounds: 1,
+  },
+};
 
 const resultsDir = join(repositoryRoot, 'bench', 'results');
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
 const program = commandProgram('bench', 'Measures ours against the baseline and prints the table.')
   .option('--smoke', 'every step once, small: the figures mean nothing (CI)', false)
   .option('--write', `write latest.md and latest.json into ${join('bench', 'results')}`, false)
   .option('--out <dir>', 'write latest.md and latest.json into this folder instead')
   .option('--from <file>', 're-render a saved latest.json without measuring')
-  .action(bench);
+  .action(async (options: { smoke: boolean; write: boolean; out?: string; from?: string }) => {
+    const results: BenchmarkResults = options.from
+      ? (JSON.parse(await readFile(options.from, 'utf8')) as BenchmarkResults)
+      : await measure(options.smoke || process.env.BENCH_SMOKE === '1' ? 'smoke' : 'full');
+    const text = markdown(results);
+    const outDir = options.out ?? (options.write ? resultsDir : undefined);
+    if (!outDir) {
+      process.stdout.write(`\n${text}\nNot written: pass --write to publish.\n`);
+      return;
+    }
+    await mkdir(outDir, { recursive: true });
+    const files = [join(outDir, 'latest.md'), join(outDir, 'latest.json')];
+    await writeFile(files[0] as string, `# Benchmark results\n\n${text}`);
+    await writeFile(files[1] as string, `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\n${text}\nWritten: ${files.join(', ')}\n`);
+  });
 
-async function bench(options: {
-  smoke: boolean;
-  write: boolean;
-  out?: string;
-  from?: string;
-}): Promise<void> {
-  const smoke = options.smoke || process.env.BENCH_SMOKE === '1';
-  // The in-process measurements log and emit metrics as the deployed function does (the stack
-  // sets INFO), whatever the caller's shell or test runner asked Powertools for.
+export type BenchmarkResults = Awaited<ReturnType<typeof measure>>;
+
+async function measure(mode: 'full' | 'smoke') {
+  const s = settings[mode];
+  const startedAt = new Date().toISOString();
+  const loadBefore = loadavg();
+  // The in-process receivers log and emit metrics as deployed (the stack sets INFO), whatever
+  // the caller's shell or test runner asked Powertools for.
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
   delete process.env.POWERTOOLS_METRICS_DISABLED;
   delete process.env.POWERTOOLS_DEV;
+  const cpuOptions = { iterations: s.cpuIterations, warmup: s.cpuWarmup, blocks: s.cpuBlocks };
 
-  const results: BenchmarkResults = options.from
-    ? (JSON.parse(await readFile(options.from, 'utf8')) as BenchmarkResults)
-    : await runBenchmark({
-        mode: smoke ? 'smoke' : 'full',
-        settings: smoke ? smokeSettings : fullSettings,
-        workDir: join(resultsDir, 'tmp'),
-        log: (message) => process.stderr.write(`bench: ${message}\n`),
-      });
-  const outDir = options.out ?? (options.write ? resultsDir : undefined);
-  if (!outDir) {
-    process.stdout.write(`\n${markdown(results)}\nNot written: pass --write to publish.\n`);
-    return;
-  }
-  const files = await writeResults(results, outDir);
-  process.stdout.write(`\n${markdown(results)}\nWritten: ${files.join(', ')}\n`);
+  // First, before any engine runs: the quietest the machine will be.
+  log('Handler CPU, in-memory stores');
+  const cpu: CpuResult[] = await measureHandlerCpu({
+    ...cpuOptions,
+    setup: '',
+    subjects: inMemorySubjects(),
+    cases: cpuCases,
+  });
+  log('DynamoDB requests per callback, dynalite');
+  const onDynalite = await withEngine('dynalite', (engine) =>
+    countRequests(engine, s.requestRounds),
+  );
+  const rest = await withEngine('DynamoDB Local', async (engine) => {
+    log('DynamoDB requests per callback, DynamoDB Local');
+    const requestCounts = [...(await countRequests(engine, s.requestRounds)), ...onDynalite];
+    log('Handler CPU, SDK against DynamoDB Local');
+    const client = engineClient(engine.endpoint);
+    cpu.push(
+      ...(await measureHandlerCpu({
+        ...cpuOptions,
+        iterations: s.cpuEngineIterations,
+        warmup: Math.ceil(s.cpuEngineIterations / 5),
+        setup: 'SDK + DynamoDB Local',
+        subjects: dynamoDbSubjects(client, await createBenchTables(engine.endpoint)),
+        cases: ['new', 'duplicate'],
+      }).finally(() => client.destroy())),
+    );
+    log(`Cold start, ${s.coldStartProcesses} fresh processes per bundle`);
+    const coldStart = await measureColdStart(
+      engine,
+      s.coldStartProcesses,
+      join(resultsDir, 'tmp', 'cold-start'),
+    );
+    log(`End to end, ${s.connections} connections, ${s.durationSeconds} s per run`);
+    const endToEnd = await measureEndToEnd(engine, s);
+    return { requestCounts, coldStart, endToEnd };
+  });
+  return {
+    mode,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown CPU',
+      node: process.versions.node,
+      loadBefore,
+      loadAfter: loadavg(),
+    },
+    settings: s,
+    rows: [
+      ...requestRows(rest.requestCounts),
+      ...cpuRows(cpu),
+      ...coldStartRows(rest.coldStart),
+      ...endToEndRows(rest.endToEnd),
+    ],
+    measurements: { ...rest, cpu },
+  };
 }
 
 await runProgram(program, 'bench');

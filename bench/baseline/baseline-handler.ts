@@ -1,17 +1,21 @@
-import { IdempotencyConfig } from '@aws-lambda-powertools/idempotency';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { IdempotencyConfig, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { makeHandlerIdempotent } from '@aws-lambda-powertools/idempotency/middleware';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { ParseError } from '@aws-lambda-powertools/parser';
 import { parser } from '@aws-lambda-powertools/parser/middleware';
 import { APIGatewayProxyEventSchema } from '@aws-lambda-powertools/parser/schemas/api-gateway';
-import middy from '@middy/core';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import middy, { type MiddlewareObj } from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { errorResponse } from './error-response.js';
-import { transactionSchema } from './transaction-schema.js';
-import type { TransactionWriter } from './transaction-writer.js';
-import { requireApiKey, verifyHash } from './verify-callback.js';
+import { z } from 'zod';
+
+/** Where the transaction goes once Idempotency has let a delivery through. */
+export type TransactionWriter = (item: Record<string, unknown>) => Promise<void>;
 
 export interface BaselineDependencies {
   readonly keys: readonly string[];
@@ -20,21 +24,34 @@ export interface BaselineDependencies {
   readonly logger: Logger;
 }
 
-export type BaselineHandler = (
-  event: APIGatewayProxyEvent,
-  context: Context,
-) => Promise<APIGatewayProxyResult>;
-
-/** The API Gateway event with its body parsed by `http-json-body-parser` and then by the schema. */
+/**
+ * The transaction as most teams would write it: numbers as JavaScript numbers (`JSON.parse` has
+ * already rounded anything beyond 2^53), unknown members passed through for the hash.
+ */
+const transactionSchema = z.looseObject({
+  id: z.number().int().nonnegative(),
+  username: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  amount: z.number().nonnegative(),
+  currency: z.string().regex(/^[A-Z]{3}$/),
+  type: z.enum(['Deposit', 'Withdrawal']),
+  status: z.enum(['Confirm', 'Reject']),
+  message: z.string().optional(),
+  reference: z.string().min(1).max(256),
+  hash: z.string().optional(),
+});
 const callbackEventSchema = APIGatewayProxyEventSchema.extend({ body: transactionSchema });
 
 /**
- * The middleware chain in the order the Powertools and middy guides put it: logger context, then
- * the key, body parsing, hash and schema, and Idempotency last so that only valid callbacks take
- * a lock. Idempotency saves an IN_PROGRESS record, the handler writes the transaction, and the
- * record is updated to COMPLETED with the response; a redelivery gets that stored response.
+ * The middleware chain in the order the Powertools and middy guides put it: logger context, the
+ * key, body parsing, hash and schema, and Idempotency last so only valid callbacks take a lock.
+ * Idempotency saves an IN_PROGRESS record, the handler writes the transaction unconditionally,
+ * and the record becomes COMPLETED with the response a redelivery gets back.
  */
-export function baselineHandler(dependencies: BaselineDependencies): BaselineHandler {
+export function baselineHandler(
+  dependencies: BaselineDependencies,
+): (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult> {
   const { keys, persistenceStore, transactions, logger } = dependencies;
   const config = new IdempotencyConfig({
     eventKeyJmesPath: 'body.reference',
@@ -45,8 +62,7 @@ export function baselineHandler(dependencies: BaselineDependencies): BaselineHan
     // A callback is retried for days; a day-long window is what a team would pick.
     expiresAfterSeconds: 24 * 60 * 60,
   });
-
-  const handler = middy()
+  return middy()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(errorResponse(logger))
     .use(requireApiKey(keys))
@@ -54,16 +70,102 @@ export function baselineHandler(dependencies: BaselineDependencies): BaselineHan
     .use(verifyHash())
     .use(parser({ schema: callbackEventSchema }))
     .use(makeHandlerIdempotent({ persistenceStore, config }))
-    .handler(async (event: ReturnType<typeof callbackEventSchema.parse>) => {
-      const transaction = event.body;
-      await transactions.put({
-        ...transaction,
+    .handler(async (event: z.infer<typeof callbackEventSchema>) => {
+      await transactions({
+        ...event.body,
         receivedAt: new Date().toISOString(),
         requestId: event.requestContext.requestId,
         sourceIp: event.requestContext.identity.sourceIp,
       });
-      logger.info('callback recorded', { reference: transaction.reference });
+      logger.info('callback recorded', { reference: event.body.reference });
       return { statusCode: 204, body: '' };
-    });
-  return handler as unknown as BaselineHandler;
+    }) as unknown as ReturnType<typeof baselineHandler>;
+}
+
+/** A plain `PutCommand`: the Idempotency record is trusted to keep redeliveries out. */
+export function dynamoDbTransactionWriter(
+  client: DynamoDBClient,
+  tableName: string,
+): TransactionWriter {
+  const documents = DynamoDBDocumentClient.from(client);
+  return async (item) => {
+    await documents.send(new PutCommand({ TableName: tableName, Item: item }));
+  };
+}
+
+class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function requireApiKey(keys: readonly string[]): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: function requireApiKeyBefore(request) {
+      const presented = headerValue(request.event, 'x-api-key');
+      if (!presented || !keys.includes(presented)) {
+        throw new HttpError(401, 'Missing or unknown API key');
+      }
+    },
+  };
+}
+
+/**
+ * The hash as a team would first write it from the gateway's guide: `JSON.stringify` of the
+ * parsed body with `hash` blanked and non-ASCII escaped in lowercase, one candidate text only.
+ * Runs after `http-json-body-parser`, so `event.body` is the parsed object.
+ */
+function verifyHash(): MiddlewareObj<APIGatewayProxyEvent> {
+  return {
+    before: function verifyHashBefore(request) {
+      const body = request.event.body as unknown as Record<string, unknown> | null;
+      if (typeof body?.hash !== 'string' || body.hash === '') return;
+      const text = JSON.stringify({ ...body, hash: '' }).replace(
+        /[\u0080-\uffff]/g,
+        (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+      const key = headerValue(request.event, 'x-api-key') ?? '';
+      const expected = createHash('sha256')
+        .update(text + key)
+        .digest();
+      const received = Buffer.from(body.hash, 'hex');
+      if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
+        throw new HttpError(403, 'Hash does not verify');
+      }
+    },
+  };
+}
+
+/** As `@middy/http-error-handler`: a Parser failure is a 422, a payload mismatch a 409. */
+function errorResponse(logger: Logger): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return {
+    onError: function errorResponseOnError(request) {
+      const { error } = request;
+      const status = (error as { statusCode?: unknown } | null)?.statusCode;
+      const statusCode =
+        error instanceof ParseError
+          ? 422
+          : error instanceof IdempotencyValidationError
+            ? 409
+            : typeof status === 'number' && status >= 400 && status < 600
+              ? status
+              : 500;
+      logger.warn('callback refused', { statusCode, error: error?.name });
+      request.response = {
+        statusCode,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: statusCode === 500 ? 'Internal error' : error?.message }),
+      };
+    },
+  };
+}
+
+function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
+  const headers = event.headers ?? {};
+  const found = Object.keys(headers).find((key) => key.toLowerCase() === name);
+  return found === undefined ? undefined : headers[found];
 }

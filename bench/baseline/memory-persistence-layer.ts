@@ -9,11 +9,10 @@ import {
 } from '@aws-lambda-powertools/idempotency/persistence';
 
 /**
- * Powertools' persistence layer with the network taken out, for the CPU measurement: the base
- * class (JMESPath key and payload extraction, MD5 hashing, record building, validation) runs as
- * in Lambda; only the four storage calls are a `Map`. The put keeps the DynamoDB layer's
- * condition (absent, expired, or an expired IN_PROGRESS lock) and, like DynamoDB Local, hands the
- * existing record back with the failure, so a duplicate costs no extra read.
+ * Powertools' persistence layer with the network out, for the CPU measurement: the base class
+ * (JMESPath, hashing, record building, validation) runs as in Lambda, only the four storage calls
+ * are a `Map`. The put keeps the DynamoDB layer's condition (absent, expired, or an expired
+ * IN_PROGRESS lock) and hands the existing record back, as DynamoDB does with ALL_OLD.
  */
 export class MemoryPersistenceLayer extends BasePersistenceLayer {
   readonly records = new Map<string, IdempotencyRecord>();
@@ -25,8 +24,7 @@ export class MemoryPersistenceLayer extends BasePersistenceLayer {
       existing === undefined ||
       (existing.expiryTimestamp ?? 0) < now / 1000 ||
       (existing.getStatus() === IdempotencyRecordStatus.INPROGRESS &&
-        existing.inProgressExpiryTimestamp !== undefined &&
-        existing.inProgressExpiryTimestamp < now);
+        (existing.inProgressExpiryTimestamp ?? now) < now);
     if (!free) {
       throw new IdempotencyItemAlreadyExistsError(
         `Failed to put record for already existing idempotency key: ${record.idempotencyKey}`,

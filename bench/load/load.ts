@@ -1,30 +1,28 @@
 /**
  * `npm run bench:load`: load on the local server (the real handler behind the API Gateway
- * stand-in, in a process of its own), from autocannon on loopback. A benchmark that prints
- * figures, not a test: it fails only when the stored items disagree with the 204s.
+ * stand-in, in a process of its own) from autocannon on loopback. It prints figures and fails
+ * only when the stored items disagree with the 204s.
  *
  *   1. calibrate: a few seconds flat out, to measure what this machine sustains;
  *   2. steady: a fixed rate (half the calibrated throughput unless --rate) for --duration seconds;
  *   3. burst: --burst-connections connections flat out, --burst seconds' worth of requests.
  *
- * Every request is a new signed callback with its own reference. Whatever got no 204 (a 503, or
- * no answer when a phase stopped on the clock) is sent again, as the gateway would, until it
- * gets one; then the table is scanned: stored items must equal the distinct references answered
- * 204, each 204 with its item.
- *
- * Flags: see `npm run bench:load -- --help`.
+ * Every request is a new signed callback with its own reference. Whatever got no 204 is sent
+ * again, as the gateway would, until it gets one; then the table must hold exactly the distinct
+ * references answered 204.
  */
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
+import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { Option } from 'commander';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
 import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
-import { benchKey, callbackSource } from '../support/callbacks.js';
-import { type PhaseResult, runPhase } from '../support/load-phase.js';
+import { textTable } from '../../scripts/shared/text-table.js';
+import { deliver } from '../../scripts/simulate/deliver.js';
+import { benchKey, callbackSource } from '../support/deliveries.js';
+import { engineClient } from '../support/engines.js';
+import { type PhaseOptions, type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server-process.js';
-import { formatReport, type Verification } from './report.js';
-import { type Settled, settle } from './settle.js';
-import { storedReferences } from './stored-references.js';
 
 interface LoadOptions {
   duration?: string;
@@ -52,139 +50,156 @@ const program = commandProgram('bench:load', 'Load on the local server, checked 
 
 await runProgram(program, 'bench:load');
 
-async function load(values: LoadOptions): Promise<void> {
-  const short = values.short;
-  const steadySeconds = Number(values.duration ?? (short ? 10 : 60));
-  const burstSeconds = Number(values.burst ?? (short ? 3 : 10));
-  const calibrateSeconds = short ? 3 : 5;
+async function load(options: LoadOptions): Promise<void> {
+  const { short } = options;
+  const steadySeconds = Number(options.duration ?? (short ? 10 : 60));
+  const burstSeconds = Number(options.burst ?? (short ? 3 : 10));
   const runTag = Date.now().toString(36);
-  const loadAtStart = loadavg()
-    .map((load) => load.toFixed(2))
-    .join(' ');
-
-  const engine = values.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
-  const ready = await startServer('ours', {
+  const loadAtStart = loadavg().map((value) => value.toFixed(2));
+  const engine = options.engine === 'dynamodb-local' ? await startDynamoDbLocal() : undefined;
+  const server = await startServer('ours', {
     CALLBACK_API_KEYS: benchKey,
     TABLE_NAME: `load-${runTag}`,
     HASH_MODE: 'required',
     ...(engine ? { AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint } : {}),
   });
   try {
-    const phases: PhaseResult[] = [];
-    const source = (phase: string) => callbackSource(`${runTag}-${phase}`);
-
+    const phase = (name: string, settings: Omit<PhaseOptions, 'name' | 'url' | 'next'>) =>
+      runPhase({ name, url: server.url, next: callbackSource(`${runTag}-${name}`), ...settings });
     // JIT, connection pools and the engine's first tables warm up before anything is measured.
-    phases.push(
-      await runPhase({
-        name: 'warm-up',
-        url: ready.url,
-        key: benchKey,
-        connections: 32,
-        durationSeconds: short ? 1 : 2,
-        next: source('warm-up'),
-      }),
-    );
-    const calibrate = await runPhase({
-      name: 'calibrate',
-      url: ready.url,
-      key: benchKey,
-      connections: 32,
-      durationSeconds: calibrateSeconds,
-      next: source('calibrate'),
-    });
-    phases.push(calibrate);
-    const sustained = calibrate.throughput.mean;
+    const phases = [await phase('warm-up', { connections: 32, durationSeconds: short ? 1 : 2 })];
+    phases.push(await phase('calibrate', { connections: 32, durationSeconds: short ? 3 : 5 }));
+    const sustained = phases[1]?.requestsPerSecond ?? 0;
     // autocannon paces each connection separately: a rate that divides evenly keeps the total.
-    const steadyConnections = 20;
-    const rate = Number(
-      values.rate ??
-        Math.max(
-          steadyConnections,
-          Math.floor((sustained * 0.5) / steadyConnections) * steadyConnections,
-        ),
-    );
-
+    const rate = Number(options.rate ?? Math.max(20, Math.floor(sustained / 40) * 20));
+    const amount = rate * steadySeconds;
     phases.push(
-      await runPhase({
-        name: 'steady',
-        url: ready.url,
-        key: benchKey,
-        connections: steadyConnections,
-        durationSeconds: steadySeconds,
-        rate,
-        amount: rate * steadySeconds,
-        next: source('steady'),
-      }),
+      await phase('steady', { connections: 20, durationSeconds: steadySeconds, rate, amount }),
     );
     phases.push(
-      await runPhase({
-        name: 'burst',
-        url: ready.url,
-        key: benchKey,
-        connections: Number(values.burstConnections),
+      await phase('burst', {
+        connections: Number(options.burstConnections),
         durationSeconds: burstSeconds,
         amount: Math.max(1_000, Math.round(sustained * burstSeconds)),
-        next: source('burst'),
       }),
     );
+    const resent: Settled[] = [];
+    for (const { unacknowledged } of phases) resent.push(await settle(server.url, unacknowledged));
+    const stored = await storedReferences(server.endpoint as string, server.tableName as string);
+    const checks = phases.map((p, i) => check(p, resent[i] as Settled, stored, runTag));
+    const ok = checks.every((c) => c.ok);
 
-    // A gateway resends what got no 204; then every reference sent must be stored exactly once.
-    const settled = new Map<string, Settled>();
-    for (const phase of phases)
-      settled.set(phase.name, await settle(ready.url, benchKey, phase.unacknowledged));
-    const stored = await storedReferences(ready.endpoint as string, ready.tableName as string);
-    const verification = verify(phases, settled, stored, runTag);
-    const report = formatReport({
-      engine: engine ? 'DynamoDB Local' : 'its embedded dynalite',
-      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.versions.node}, load average at start ${loadAtStart}`,
-      sustained,
-      phases,
-      verification,
-    });
-    console.log(report);
-    if (values.json) {
-      const plain = phases.map(({ acknowledged, unacknowledged, ...rest }) => ({
-        ...rest,
-        acknowledged: acknowledged.size,
-        unacknowledged: unacknowledged.size,
+    console.log(
+      `Load on the local server over ${engine ? 'DynamoDB Local' : 'its embedded dynalite'}, ` +
+        `autocannon on loopback; calibrated at ${sustained.toFixed(0)} req/s\n` +
+        `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, Node ${process.versions.node}, ` +
+        `load average at start ${loadAtStart.join(' ')}\n`,
+    );
+    const phaseColumns = 'phase|target|conns|requests|req/s|p50 ms|p90 ms|p99 ms|max ms|statuses';
+    const phaseRows = phases.map((p) => [
+      p.name,
+      p.rate ? `${p.rate}/s` : 'max',
+      ...[p.connections, p.requests, Math.round(p.requestsPerSecond)].map(String),
+      ...Object.values(p.latencyMs).map(String),
+      Object.entries(p.statuses)
+        .map((status) => status.join('×'))
+        .join(' '),
+      ...[p.errors, p.timeouts].map(String),
+    ]);
+    console.log(textTable(`${phaseColumns}|errors|timeouts`.split('|'), phaseRows));
+    console.log(
+      'Stored items against 204s for distinct references (non-204s resent until 204, as a gateway does):',
+    );
+    const checkColumns =
+      'phase|204 at once|resent|204 in all|stored|204 without item|item without 204';
+    const checkRows = checks.map((c) => [
+      c.phase,
+      String(c.firstAnswer204),
+      `${c.resent} (${c.alreadyStored} already stored)`,
+      ...[c.acknowledged, c.stored, c.missing, c.unacknowledged].map(String),
+      c.ok ? 'ok' : 'FAILED',
+    ]);
+    console.log(textTable(`${checkColumns}|check`.split('|'), checkRows));
+    if (options.json) {
+      const plain = phases.map((p) => ({
+        ...p,
+        acknowledged: p.acknowledged.size,
+        unacknowledged: p.unacknowledged.size,
       }));
-      await writeFile(values.json, `${JSON.stringify({ phases: plain, verification }, null, 2)}\n`);
+      await writeFile(
+        options.json,
+        `${JSON.stringify({ phases: plain, verification: { rows: checks, ok } }, null, 2)}\n`,
+      );
     }
-    if (!verification.ok) process.exitCode = 1;
+    if (!ok) process.exitCode = 1;
   } finally {
-    await ready.stop();
+    await server.stop();
     await engine?.stop();
   }
 }
 
+type Settled = Awaited<ReturnType<typeof settle>>;
+
 /**
- * Every reference answered 204, at first or on a retry, has its item, and no item lacks one:
- * stored items = distinct references acknowledged.
+ * What the gateway does with a callback that got a 503 or no answer: send it again until a 2xx.
+ * A 503 after a timeout may hide a write that landed, so some retries are `duplicate`.
  */
-function verify(
-  phases: readonly PhaseResult[],
-  settled: ReadonlyMap<string, Settled>,
-  stored: ReadonlySet<string>,
-  runTag: string,
-): Verification {
-  const rows = phases.map((phase) => {
-    const prefix = `load-${runTag}-${phase.name}-`;
-    const retry = settled.get(phase.name);
-    const acknowledged = new Set([...phase.acknowledged, ...(retry?.acknowledged ?? [])]);
-    const ours = [...stored].filter((reference) => reference.startsWith(prefix));
-    const missing = [...acknowledged].filter((reference) => !stored.has(reference)).length;
-    const unacknowledged = ours.filter((reference) => !acknowledged.has(reference)).length;
-    return {
-      phase: phase.name,
-      firstAnswer204: phase.acknowledged.size,
-      retried: retry?.retried ?? 0,
-      alreadyStored: retry?.alreadyStored ?? 0,
-      acknowledged: acknowledged.size,
-      stored: ours.length,
-      missing,
-      unacknowledged,
-      ok: missing === 0 && unacknowledged === 0 && (retry?.failed ?? 0) === 0,
-    };
-  });
-  return { rows, ok: rows.every((row) => row.ok) };
+async function settle(url: string, unacknowledged: ReadonlyMap<string, string>) {
+  const acknowledged = new Set<string>();
+  let alreadyStored = 0;
+  let failed = 0;
+  const queue = [...unacknowledged];
+  const retry = { maxAttempts: 20, backoffMs: 100, maxBackoffMs: 2_000, timeoutMs: 30_000 };
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const result = await deliver(url, benchKey, next[1], retry);
+      if (result.status === 204) acknowledged.add(next[0]);
+      else failed += 1;
+      if (result.status === 204 && result.outcome === 'duplicate') alreadyStored += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return { alreadyStored, acknowledged, failed };
+}
+
+/** Every transaction reference in the table, read straight from the engine after the run. */
+async function storedReferences(endpoint: string, tableName: string): Promise<Set<string>> {
+  const client = engineClient(endpoint);
+  const references = new Set<string>();
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: tableName,
+      ConsistentRead: true,
+      ProjectionExpression: '#reference, #record',
+      ExpressionAttributeNames: { '#reference': 'reference', '#record': 'record' },
+    },
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? []) {
+      if (item.record?.S === 'transaction' && item.reference?.S) references.add(item.reference.S);
+    }
+  }
+  client.destroy();
+  return references;
+}
+
+/** Stored items = distinct references answered 204, at first or on a retry, for one phase. */
+function check(phase: PhaseResult, settled: Settled, stored: ReadonlySet<string>, runTag: string) {
+  const acknowledged = new Set([...phase.acknowledged, ...settled.acknowledged]);
+  const prefix = `load-${runTag}-${phase.name}-`;
+  const items = [...stored].filter((reference) => reference.startsWith(prefix));
+  const missing = [...acknowledged].filter((reference) => !stored.has(reference)).length;
+  const unacknowledged = items.filter((reference) => !acknowledged.has(reference)).length;
+  return {
+    phase: phase.name,
+    firstAnswer204: phase.acknowledged.size,
+    resent: phase.unacknowledged.size,
+    alreadyStored: settled.alreadyStored,
+    acknowledged: acknowledged.size,
+    stored: items.length,
+    missing,
+    unacknowledged,
+    ok: missing === 0 && unacknowledged === 0 && settled.failed === 0,
+  };
 }

@@ -3,133 +3,109 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { median } from '../../scripts/shared/statistics.js';
-import { type Bundle, type BundleName, bundle, repositoryRoot } from '../cold-start/bundle.js';
-import { apiGatewayEvent } from '../support/api-gateway-event.js';
-import { benchKey, freshCallback } from '../support/callbacks.js';
-import {
-  createBenchTables,
-  type Engine,
-  engineClient,
-  localAwsEnvironment,
-} from '../support/engines.js';
-import { cleanEnvironment, node24 } from '../support/node24.js';
-
-const bundleNames: readonly BundleName[] = ['ours', 'baseline', 'floor'];
-
-/** One fresh process: milliseconds since it started, at each step. */
-export interface ProbeRun {
-  readonly started: number;
-  readonly loaded: number;
-  readonly answered: number;
-  readonly status: number;
-}
-
-export interface ColdStartResult {
-  readonly bundle: Bundle;
-  readonly runs: readonly ProbeRun[];
-  /** Median time from process start to the first answer: what a cold invocation waits. */
-  readonly firstAnswerMs: number;
-  /** Median time to import the bundle (module evaluation included). */
-  readonly loadMs: number;
-  /** Median time of the first callback, from loaded to answered (SDK set-up, first request). */
-  readonly firstCallbackMs: number;
-}
-
-export interface ColdStartOptions {
-  readonly processes: number;
-  readonly engine: Engine;
-  /** Where bundles and the compiled probe go (git-ignored). */
-  readonly workDir: string;
-}
+import type { ResultRow } from '../report.js';
+import { apiGatewayEvent, benchKey, freshCallback } from '../support/deliveries.js';
+import { createBenchTables, type Engine, localAwsEnvironment } from '../support/engines.js';
+import { cleanEnvironment, node24, repositoryRoot } from '../support/node24.js';
 
 /**
- * Bundles ours, the baseline and the SDK floor as deployed, then starts fresh Node 24 processes
- * in turn (ours, baseline, floor, ours, ...) so that machine noise falls on all three alike.
- * Each process loads its bundle and answers one new callback against DynamoDB Local. One
- * unmeasured process per bundle first, so every bundle is read from a warm file cache.
+ * Bundles an entry as the CDK stack does (`NodejsFunction`: one minified ESM file for Node 24,
+ * `module` builds first, nothing external, a `require` for CommonJS dependencies), with its
+ * bytes per package (or repository folder), largest first.
  */
-export async function measureColdStart(options: ColdStartOptions): Promise<ColdStartResult[]> {
-  const bundles = new Map<BundleName, Bundle>();
-  for (const name of bundleNames) bundles.set(name, await bundle(name, options.workDir));
-  const probe = await compileProbe(options.workDir);
-
-  const client = engineClient(options.engine.endpoint);
-  const tables = await createBenchTables(client).finally(() => client.destroy());
-  const environments: Record<BundleName, Record<string, string>> = {
-    // As the stack configures the function, keys from the environment instead of the secret.
-    ours: {
-      TABLE_NAME: tables.ours,
-      CALLBACK_API_KEYS: benchKey,
-      HASH_MODE: 'if-present',
-      DYNAMODB_TIMEOUT_MS: '2000',
-      DYNAMODB_MAX_ATTEMPTS: '3',
-      POWERTOOLS_SERVICE_NAME: 'callback-receiver',
-      POWERTOOLS_METRICS_NAMESPACE: 'CallbackReceiver',
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-    },
-    baseline: {
-      TABLE_NAME: tables.baseline.transactions,
-      IDEMPOTENCY_TABLE_NAME: tables.baseline.idempotency,
-      CALLBACK_API_KEYS: benchKey,
-      POWERTOOLS_SERVICE_NAME: 'callback-receiver-baseline',
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-    },
-    // The floor writes into our table: same engine work per item.
-    floor: { TABLE_NAME: tables.ours },
-  };
-
-  const runs = new Map<BundleName, ProbeRun[]>(bundleNames.map((name) => [name, []]));
-  for (let round = -1; round < options.processes; round++) {
-    for (const name of bundleNames) {
-      const run = await runProbe(probe, {
-        bundle: (bundles.get(name) as Bundle).file,
-        env: { ...localAwsEnvironment, ...environments[name] },
-        endpoint: options.engine.endpoint,
-      });
-      if (run.status !== 204) {
-        throw new Error(`${name}: the first callback got ${run.status}, expected 204`);
-      }
-      if (round >= 0) runs.get(name)?.push(run);
-    }
-  }
-
-  return bundleNames.map((name) => {
-    const measured = runs.get(name) ?? [];
-    return {
-      bundle: bundles.get(name) as Bundle,
-      runs: measured,
-      firstAnswerMs: median(measured.map((run) => run.answered)),
-      loadMs: median(measured.map((run) => run.loaded - run.started)),
-      firstCallbackMs: median(measured.map((run) => run.answered - run.loaded)),
-    };
-  });
-}
-
-async function compileProbe(workDir: string): Promise<string> {
-  const outfile = join(workDir, 'probe.mjs');
-  await build({
-    entryPoints: [join(repositoryRoot, 'bench/cold-start/probe.ts')],
-    outfile,
+async function bundle(entry: string, outDir: string) {
+  const file = join(outDir, entry.replace(/\//g, '-').replace(/\.ts$/, '.mjs'));
+  const { metafile } = await build({
+    entryPoints: [join(repositoryRoot, entry)],
+    outfile: file,
+    bundle: true,
     platform: 'node',
     format: 'esm',
+    mainFields: ['module', 'main'],
     target: 'node24',
+    minify: true,
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    metafile: true,
     logLevel: 'silent',
   });
-  return outfile;
+  const output = Object.values(metafile.outputs)[0];
+  if (!output) throw new Error(`esbuild wrote no output for ${entry}`);
+  const bySource = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const source =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? path.split('/').slice(0, 2).join('/');
+    bySource.set(source, (bySource.get(source) ?? 0) + bytesInOutput);
+  }
+  return { file, bytes: output.bytes, composition: [...bySource].sort((a, b) => b[1] - a[1]) };
 }
+
+export type ColdStartResult = Awaited<ReturnType<typeof measureColdStart>>[number];
+
+/**
+ * Ours, the baseline and the SDK floor (only `PutItem`), each in fresh Node 24 processes taken in
+ * turn so machine noise falls on all three alike: load the bundle, answer one new callback
+ * against DynamoDB Local. One unmeasured round first, so every bundle comes from a warm cache.
+ */
+export async function measureColdStart(engine: Engine, processes: number, workDir: string) {
+  const probe = await bundle('bench/measure/cold-start-probe.ts', workDir);
+  const tables = await createBenchTables(engine.endpoint);
+  const common = { ...localAwsEnvironment, AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint };
+  // Keys from the environment, as the stack can configure them instead of the secret.
+  const keys = { CALLBACK_API_KEYS: benchKey, POWERTOOLS_LOG_LEVEL: 'INFO' };
+  const subjects = [
+    [
+      'ours',
+      'lambda/receiver.ts',
+      { TABLE_NAME: tables.ours, REFUSALS_TABLE_NAME: tables.refusals, ...keys },
+    ],
+    [
+      'baseline',
+      'bench/baseline/handler.ts',
+      { TABLE_NAME: tables.baseline, IDEMPOTENCY_TABLE_NAME: tables.idempotency, ...keys },
+    ],
+    // The floor writes into our table: same engine work per item.
+    ['floor', 'bench/floor/handler.ts', { TABLE_NAME: tables.ours }],
+  ] as const;
+  const bundles = await Promise.all(
+    subjects.map(async ([name, entry, env]) => ({
+      name,
+      ...(await bundle(entry, workDir)),
+      env: { ...common, ...env },
+      runs: [] as ProbeRun[],
+    })),
+  );
+  for (let round = -1; round < processes; round++) {
+    for (const subject of bundles) {
+      const run = await runProbe(probe.file, subject.file, subject.env);
+      if (run.status !== 204)
+        throw new Error(`${subject.name}: first callback ${run.status}, not 204`);
+      if (round >= 0) subject.runs.push(run);
+    }
+  }
+  return bundles.map(({ name, bytes, composition, runs }) => ({
+    name,
+    bytes,
+    composition,
+    /** Medians: start to first answer (what a cold invocation waits), and its two parts. */
+    firstAnswerMs: median(runs.map((run) => run.answered)),
+    loadMs: median(runs.map((run) => run.loaded - run.started)),
+    firstCallbackMs: median(runs.map((run) => run.answered - run.loaded)),
+  }));
+}
+
+/** One fresh process, in ms since it started: probe running, bundle loaded, callback answered. */
+type ProbeRun = { started: number; loaded: number; answered: number; status: number };
 
 async function runProbe(
   probe: string,
-  options: { bundle: string; env: Record<string, string>; endpoint: string },
+  file: string,
+  env: Record<string, string>,
 ): Promise<ProbeRun> {
-  const event = apiGatewayEvent(freshCallback(), { apiKey: benchKey });
+  const event = JSON.stringify(apiGatewayEvent(freshCallback(), { apiKey: benchKey }));
   const child = spawn(node24(), [probe], {
-    env: cleanEnvironment({
-      ...options.env,
-      AWS_ENDPOINT_URL_DYNAMODB: options.endpoint,
-      BENCH_PROBE_BUNDLE: options.bundle,
-      BENCH_PROBE_EVENT: JSON.stringify(event),
-    }),
+    env: cleanEnvironment({ ...env, BENCH_PROBE_BUNDLE: file, BENCH_PROBE_EVENT: event }),
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
   let report = '';
@@ -140,10 +116,30 @@ async function runProbe(
   child.stderr?.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString('utf8')).slice(-4_000);
   });
-  const [code] = (await once(child, 'close')) as [number | null];
-  const line = report.trim().split('\n').pop();
-  if (code !== 0 || !line) {
-    throw new Error(`cold-start probe for ${options.bundle} exited with ${code}:\n${errors}`);
-  }
-  return JSON.parse(line) as ProbeRun;
+  const [code] = await once(child, 'close');
+  if (code !== 0 || !report)
+    throw new Error(`cold-start probe for ${file} exited with ${code}:\n${errors}`);
+  return JSON.parse(report) as ProbeRun;
+}
+
+export function coldStartRows(results: readonly ColdStartResult[]): ResultRow[] {
+  const [ours, baseline, floor] = results;
+  if (!ours || !baseline || !floor) return [];
+  const row = (metric: string, unit: string, value: (r: ColdStartResult) => number, limit = 0) => ({
+    section: 'Cold start' as const,
+    metric,
+    unit,
+    ours: value(ours),
+    baseline: value(baseline),
+    floor: value(floor),
+    ...(limit
+      ? { target: { text: `≤ ${limit}× floor`, met: value(ours) <= value(floor) * limit } }
+      : {}),
+  });
+  return [
+    row('bundle size, minified as deployed', 'KB', (r) => r.bytes / 1024, 1.1),
+    row('process start to first answer, median', 'ms', (r) => r.firstAnswerMs, 1.15),
+    row('of which loading the bundle', 'ms', (r) => r.loadMs),
+    row('of which the first callback', 'ms', (r) => r.firstCallbackMs),
+  ];
 }

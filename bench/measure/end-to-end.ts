@@ -1,131 +1,108 @@
 import { median } from '../../scripts/shared/statistics.js';
-import { benchKey, callbackSource } from '../support/callbacks.js';
-import {
-  createBenchTables,
-  type Engine,
-  engineClient,
-  localAwsEnvironment,
-} from '../support/engines.js';
-import { runPhase } from '../support/load-phase.js';
+import type { ResultRow } from '../report.js';
+import { benchKey, callbackSource } from '../support/deliveries.js';
+import { createBenchTables, type Engine, localAwsEnvironment } from '../support/engines.js';
+import { type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server-process.js';
-import type { SubjectName } from '../support/subject.js';
+import { type SubjectName, subjectNames } from '../support/subjects.js';
 
 export interface EndToEndOptions {
-  readonly engine: Engine;
   readonly connections: number;
   readonly durationSeconds: number;
   readonly warmupSeconds: number;
   /**
-   * Unmeasured load on each receiver before the first measured run: DynamoDB Local is a JVM
-   * whose JIT keeps speeding it up for a minute or more, which the first measured runs would
-   * otherwise pay for.
+   * Unmeasured load on each receiver first: DynamoDB Local is a JVM whose JIT keeps speeding it
+   * up for a minute or more, which the first measured runs would otherwise pay for.
    */
   readonly engineWarmupSeconds: number;
   /** Measured runs per receiver, in the order ours, baseline, baseline, ours, ... */
-  readonly rounds: number;
+  readonly loadRounds: number;
 }
 
-export interface EndToEndResult {
-  readonly subject: SubjectName;
-  /** Medians over the rounds. */
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** Summed over the rounds: connection errors, timeouts and non-2xx answers. */
-  readonly errors: number;
-  readonly requests: number;
-  /** Every measured run, in the order they ran. */
-  readonly runs: readonly LoadRun[];
-}
+export type EndToEndResult = Awaited<ReturnType<typeof measureEndToEnd>>[number];
 
 /**
- * Each receiver in its own server process on DynamoDB Local, loaded by autocannon at a fixed
- * number of connections for a fixed time. Every request is a new callback (fresh reference,
- * signed), so each one costs the receiver its full write path. Short runs alternate ours,
- * baseline, baseline, ours, ... and the medians are reported, so that a drifting engine (its
- * tables grow) or a neighbour's burst of work weighs on both alike.
+ * Each receiver in its own server process on DynamoDB Local, loaded by autocannon, every request
+ * a new signed callback. Short runs alternate the receivers and the medians are reported, so a
+ * drifting engine (its tables grow) or a neighbour's burst of work weighs on both alike.
  */
-export async function measureEndToEnd(options: EndToEndOptions): Promise<EndToEndResult[]> {
-  const client = engineClient(options.engine.endpoint);
-  const tables = await createBenchTables(client).finally(() => client.destroy());
-  const environments: Record<SubjectName, Record<string, string>> = {
+export async function measureEndToEnd(engine: Engine, options: EndToEndOptions) {
+  const tables = await createBenchTables(engine.endpoint);
+  const tableEnvironment: Record<SubjectName, Record<string, string>> = {
     ours: { TABLE_NAME: tables.ours },
-    baseline: {
-      TABLE_NAME: tables.baseline.transactions,
-      IDEMPOTENCY_TABLE_NAME: tables.baseline.idempotency,
-    },
+    baseline: { TABLE_NAME: tables.baseline, IDEMPOTENCY_TABLE_NAME: tables.idempotency },
   };
-  const runs: Record<SubjectName, LoadRun[]> = { ours: [], baseline: [] };
-  const order: SubjectName[] = [];
-  for (let round = 0; round < options.rounds; round++) {
-    const pair: SubjectName[] = ['ours', 'baseline'];
-    order.push(...(round % 2 === 0 ? pair : pair.reverse()));
-  }
-  const serve = (subject: SubjectName) =>
-    startServer(subject, {
+  /** A fresh server for `subject`, loaded for each duration in turn: the last run is returned. */
+  const load = async (subject: SubjectName, durations: number[]) => {
+    const server = await startServer(subject, {
       ...localAwsEnvironment,
-      ...environments[subject],
-      AWS_ENDPOINT_URL_DYNAMODB: options.engine.endpoint,
+      ...tableEnvironment[subject],
+      AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint,
       CALLBACK_API_KEYS: benchKey,
       POWERTOOLS_LOG_LEVEL: 'INFO',
     });
-  if (options.engineWarmupSeconds > 0) {
-    for (const subject of ['ours', 'baseline'] as const) {
-      const server = await serve(subject);
-      try {
-        await load(server.url, options.connections, options.engineWarmupSeconds);
-      } finally {
-        await server.stop();
-      }
-    }
-  }
-  for (const subject of order) {
-    const server = await serve(subject);
+    let last: PhaseResult | undefined;
     try {
-      if (options.warmupSeconds > 0) {
-        await load(server.url, options.connections, options.warmupSeconds);
+      for (const durationSeconds of durations.filter((seconds) => seconds > 0)) {
+        const next = callbackSource(`e2e-${Date.now().toString(36)}`);
+        const { connections } = options;
+        last = await runPhase({
+          name: subject,
+          url: server.url,
+          connections,
+          durationSeconds,
+          next,
+        });
       }
-      runs[subject].push(await load(server.url, options.connections, options.durationSeconds));
     } finally {
       await server.stop();
     }
-  }
-  return (['ours', 'baseline'] as const).map((subject) => ({
-    subject,
-    requestsPerSecond: median(runs[subject].map((run) => run.requestsPerSecond)),
-    p50Ms: median(runs[subject].map((run) => run.p50Ms)),
-    p99Ms: median(runs[subject].map((run) => run.p99Ms)),
-    errors: runs[subject].reduce((sum, run) => sum + run.errors, 0),
-    requests: runs[subject].reduce((sum, run) => sum + run.requests, 0),
-    runs: runs[subject],
-  }));
-}
-
-export interface LoadRun {
-  readonly startedAt: string;
-  readonly requestsPerSecond: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  readonly errors: number;
-  readonly requests: number;
-}
-
-/** One autocannon run through the shared load driver, every request a new signed callback. */
-async function load(url: string, connections: number, seconds: number): Promise<LoadRun> {
-  const phase = await runPhase({
-    name: 'end-to-end',
-    url,
-    key: benchKey,
-    connections,
-    durationSeconds: seconds,
-    next: callbackSource(`e2e-${Date.now().toString(36)}`),
-  });
-  return {
-    startedAt: phase.startedAt,
-    requestsPerSecond: phase.throughput.mean,
-    p50Ms: phase.latencyMs.p50,
-    p99Ms: phase.latencyMs.p99,
-    errors: phase.errors + phase.timeouts + phase.non2xx,
-    requests: phase.throughput.total,
+    return last as PhaseResult;
   };
+  if (options.engineWarmupSeconds > 0) {
+    for (const subject of subjectNames) await load(subject, [options.engineWarmupSeconds]);
+  }
+  const runs: PhaseResult[] = [];
+  for (let round = 0; round < options.loadRounds; round++) {
+    for (const subject of round % 2 === 0 ? subjectNames : [...subjectNames].reverse()) {
+      runs.push(await load(subject, [options.warmupSeconds, options.durationSeconds]));
+    }
+  }
+  return subjectNames.map((subject) => {
+    const mine = runs.filter((run) => run.name === subject);
+    const medianOf = (value: (run: PhaseResult) => number) => median(mine.map(value));
+    return {
+      subject,
+      requestsPerSecond: medianOf((run) => run.requestsPerSecond),
+      p50Ms: medianOf((run) => run.latencyMs.p50),
+      p99Ms: medianOf((run) => run.latencyMs.p99),
+      /** Connection errors, timeouts and non-2xx answers, over every run. */
+      errors: mine.reduce((sum, run) => sum + run.errors + run.timeouts + run.non2xx, 0),
+      requests: mine.reduce((sum, run) => sum + run.requests, 0),
+    };
+  });
+}
+
+export function endToEndRows([ours, baseline]: readonly EndToEndResult[]): ResultRow[] {
+  if (!ours || !baseline) return [];
+  const row = (metric: string, unit: string, value: (r: EndToEndResult) => number) => ({
+    section: 'End to end' as const,
+    metric,
+    unit,
+    ours: value(ours),
+    baseline: value(baseline),
+  });
+  const faster = ours.requestsPerSecond >= baseline.requestsPerSecond * 1.5;
+  return [
+    {
+      ...row('throughput', 'req/s', (r) => r.requestsPerSecond),
+      target: { text: '≥ 1.5× baseline', met: faster },
+    },
+    row('latency p50', 'ms', (r) => r.p50Ms),
+    row('latency p99', 'ms', (r) => r.p99Ms),
+    {
+      ...row('errors (non-2xx, timeouts, connection errors)', 'count', (r) => r.errors),
+      target: { text: '= 0', met: ours.errors === 0 },
+    },
+  ];
 }

@@ -1,99 +1,160 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { signedBody } from '../../scripts/shared/gateway-signer.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { median } from '../../scripts/shared/statistics.js';
-import { baselineOnDynamoDb } from '../subjects/baseline.js';
-import { oursOnDynamoDb } from '../subjects/ours.js';
-import { apiGatewayEvent } from '../support/api-gateway-event.js';
-import { benchKey, callbackFields, freshReference } from '../support/callbacks.js';
+import type { ResultRow } from '../report.js';
+import {
+  apiGatewayEvent,
+  benchKey,
+  callbackFields,
+  freshReference,
+} from '../support/deliveries.js';
 import { createBenchTables, type Engine, engineClient } from '../support/engines.js';
 import { silenceOutput } from '../support/silence-output.js';
-import type { Invoke, SubjectName } from '../support/subject.js';
+import { dynamoDbSubjects, type SubjectName, subjectNames } from '../support/subjects.js';
 
-export const deliveries = [
-  'new',
-  'duplicate',
-  'conflict',
-  'conflict again',
-  'duplicate after conflicts',
-] as const;
-export type Delivery = (typeof deliveries)[number];
+/** Deliveries of one reference, in this order: the table has a row for each. */
+const sequence = {
+  new: 'new callback',
+  duplicate: 'identical duplicate',
+  conflict: 'conflict (same reference, other content)',
+  // A sender retrying the conflicting content: it must stay refused, the record unchanged.
+  'conflict again': 'the conflicting delivery again',
+  // And the first content once more: still the recorded one, so still a duplicate.
+  'duplicate after conflicts': 'the first content again, after the conflicts',
+};
 
-/** What one kind of delivery cost one receiver on one engine. */
-export interface RequestCount {
-  readonly engine: Engine['name'];
-  readonly subject: SubjectName;
-  readonly delivery: Delivery;
-  /** Median over the rounds (the counts are deterministic; the median guards against retries). */
-  readonly requests: number;
-  /** The commands of the first round, in order, e.g. `PutItem, UpdateItem`. */
-  readonly commands: readonly string[];
-  readonly status: number;
+type Request = { body: string; apiKey: string; contentType?: string };
+
+/** The sequence, then refusals (each its own reference) to show what keeping them costs. */
+function deliveries(): Record<string, Request> {
+  const fields = callbackFields(freshReference());
+  const signed = (body: typeof fields) => ({ body: signedBody(body, benchKey), apiKey: benchKey });
+  const invalid = signed({ ...callbackFields(freshReference()), currency: 'usd' });
+  const long = {
+    ...callbackFields(freshReference()),
+    currency: 'usd',
+    message: 'm'.repeat(61_440),
+  };
+  return {
+    new: signed(fields),
+    duplicate: signed(fields),
+    conflict: signed({ ...fields, amount: 1 }),
+    'conflict again': signed({ ...fields, amount: 1 }),
+    'duplicate after conflicts': signed(fields),
+    'wrong key': { ...signed(callbackFields(freshReference())), apiKey: 'not-a-key' },
+    'invalid (~330 B)': invalid,
+    'invalid again': invalid,
+    'text/plain': { ...invalid, body: `${invalid.body} `, contentType: 'text/plain' },
+    'invalid (60 KiB)': signed(long),
+    '70 KiB body': { body: `{"padding":"${'x'.repeat(71_680)}"}`, apiKey: benchKey },
+  };
 }
 
+/** Every command sent through `client`, with the write units the engine reports for it. */
+type Call = { name: string; units: number };
+
+function meter(client: DynamoDBClient) {
+  const calls: Call[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const call = { name: String(context.commandName).replace(/Command$/, ''), units: 0 };
+      calls.push(call);
+      const result = await next(args);
+      const output = result.output as { ConsumedCapacity?: { CapacityUnits?: number } };
+      call.units = output.ConsumedCapacity?.CapacityUnits ?? 0;
+      return result;
+    },
+    { step: 'initialize', name: 'bench-meter' },
+  );
+  return () => calls.splice(0);
+}
+
+export type RequestCount = Awaited<ReturnType<typeof countRequests>>[number];
+
 /**
- * Counts DynamoDB requests at the SDK client (a middleware on the client both receivers share,
- * so every command either sends is seen, retries included) for a new callback, the identical
- * body again, the same reference with another amount (twice), then the first body once more. The statuses are kept too: they show whether both receivers give each delivery
- * the same outcome.
+ * Each delivery `rounds` times through both receivers on one engine, counted at the client they
+ * share; the statuses show whether both give each delivery the same outcome.
  */
-export async function countRequests(engine: Engine, rounds: number): Promise<RequestCount[]> {
+export async function countRequests(engine: Engine, rounds: number) {
   const client = engineClient(engine.endpoint);
   const restore = silenceOutput();
   try {
-    const tables = await createBenchTables(client);
-    const subjects: Record<SubjectName, Invoke> = {
-      ours: oursOnDynamoDb(client, tables.ours, [benchKey]),
-      baseline: baselineOnDynamoDb(client, tables.baseline, [benchKey]),
-    };
-    const results: RequestCount[] = [];
-    for (const [subject, invoke] of Object.entries(subjects) as [SubjectName, Invoke][]) {
-      const samples = new Map<Delivery, { counts: number[]; commands: string[]; status: number }>();
-      for (let round = 0; round < rounds; round++) {
-        const fields = callbackFields(freshReference());
-        const signed = (body: typeof fields) => signedBody(body, benchKey);
-        const bodies: Record<Delivery, string> = {
-          new: signed(fields),
-          duplicate: signed(fields),
-          conflict: signed({ ...fields, amount: 1 }),
-          // A sender retrying the conflicting content: it must stay refused, the record unchanged.
-          'conflict again': signed({ ...fields, amount: 1 }),
-          // And the first content once more: still the recorded one, so still a duplicate.
-          'duplicate after conflicts': signed(fields),
-        };
-        for (const delivery of deliveries) {
-          const { commands, status } = await countOne(client, invoke, bodies[delivery]);
-          const sample = samples.get(delivery) ?? { counts: [], commands, status };
-          sample.counts.push(commands.length);
-          samples.set(delivery, sample);
+    const subjects = dynamoDbSubjects(client, await createBenchTables(engine.endpoint));
+    const take = meter(client);
+    const runs: { subject: SubjectName; delivery: string; status: number; calls: Call[] }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      for (const subject of subjectNames) {
+        for (const [delivery, request] of Object.entries(deliveries())) {
+          const { statusCode } = await subjects[subject](apiGatewayEvent(request.body, request));
+          runs.push({ subject, delivery, status: statusCode, calls: take() });
         }
       }
-      for (const delivery of deliveries) {
-        const sample = samples.get(delivery);
-        if (!sample) continue;
-        results.push({
-          engine: engine.name,
-          subject,
-          delivery,
-          requests: median(sample.counts),
-          commands: sample.commands,
-          status: sample.status,
-        });
-      }
     }
-    return results;
+    // The commands and units of the first round; the counts are deterministic, the median a guard.
+    return runs.slice(0, runs.length / rounds).map(({ calls, ...first }) => ({
+      ...first,
+      engine: engine.name,
+      requests: median(
+        runs
+          .filter((r) => r.subject === first.subject && r.delivery === first.delivery)
+          .map((r) => r.calls.length),
+      ),
+      commands: calls.map((call) => call.name),
+      writeUnits: calls.reduce((sum, call) => sum + call.units, 0),
+    }));
   } finally {
     restore();
     client.destroy();
   }
 }
 
-async function countOne(client: DynamoDBClient, invoke: Invoke, body: string) {
-  const recorder = recordRequests(client);
-  try {
-    const response = await invoke(apiGatewayEvent(body, { apiKey: benchKey }));
-    return { commands: recorder.requests(), status: response.statusCode };
-  } finally {
-    recorder.stop();
-  }
+const find = (
+  counts: readonly RequestCount[],
+  engine: string,
+  delivery: string,
+  subject: SubjectName,
+) => counts.find((c) => c.engine === engine && c.delivery === delivery && c.subject === subject);
+
+export function requestRows(counts: readonly RequestCount[]): ResultRow[] {
+  return [...new Set(counts.map((count) => count.engine))].flatMap((engine) =>
+    Object.entries(sequence).map(([delivery, label]) => {
+      const [ours, baseline] = subjectNames.map(
+        (s) => find(counts, engine, delivery, s)?.requests ?? Number.NaN,
+      );
+      const targeted =
+        engine === 'DynamoDB Local' && (delivery === 'new' || delivery === 'duplicate');
+      return {
+        section: 'DynamoDB requests per callback' as const,
+        metric: `${label}, ${engine}`,
+        unit: 'requests',
+        ours: ours as number,
+        baseline: baseline as number,
+        ...(targeted ? { target: { text: '= 1', met: ours === 1 } } : {}),
+      };
+    }),
+  );
+}
+
+/** What each receiver answered: the same deliveries in the same order, so a status differing is behaviour, not noise. */
+export function outcomeTables(counts: readonly RequestCount[]): string {
+  return [...new Set(counts.map((count) => count.engine))]
+    .map((engine) => {
+      const rows = [...new Set(counts.map((c) => c.delivery))].map((delivery) => {
+        const cells = subjectNames.map((subject) => {
+          const c = find(counts, engine, delivery, subject);
+          return c ? `${c.status} (${c.commands.join(', ') || 'none'}; ${c.writeUnits} WCU)` : '–';
+        });
+        return `| ${delivery} | ${cells.join(' | ')} |`;
+      });
+      return [
+        `Status, DynamoDB commands and write units per delivery, ${engine} (a failed condition reports none):`,
+        '',
+        '| Delivery (the first five on one reference, in this order) | Ours | Baseline |',
+        '| --- | --- | --- |',
+        ...rows,
+        '',
+      ].join('\n');
+    })
+    .join('\n');
 }

@@ -1,32 +1,35 @@
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { startDynalite } from '../../scripts/dynalite/start.js';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
-import { createTableInput } from '../../scripts/shared/create-table-input.js';
-import type { BaselineTables } from '../subjects/baseline.js';
+import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
 
 /**
  * The two local engines: DynamoDB Local honours `ReturnValuesOnConditionCheckFailure`, dynalite
  * does not, which is exactly where the request counts of both receivers differ.
  */
-export const engineNames = ['DynamoDB Local', 'dynalite'] as const;
-export type EngineName = (typeof engineNames)[number];
+export type EngineName = 'DynamoDB Local' | 'dynalite';
 
 export interface Engine {
   readonly name: EngineName;
   readonly endpoint: string;
-  stop(): Promise<void>;
 }
 
 /**
- * Starts a fresh engine, or for DynamoDB Local reuses the one named by
- * `BENCH_DYNAMODB_LOCAL_ENDPOINT` (the test run's, so the smoke test does not start a second
- * JVM); a reused engine is left running.
+ * Runs `work` on a fresh engine, or for DynamoDB Local on the one `BENCH_DYNAMODB_LOCAL_ENDPOINT`
+ * names (the test run's, so the smoke test starts no second JVM), which is left running.
  */
-export async function startEngine(name: EngineName): Promise<Engine> {
+export async function withEngine<T>(
+  name: EngineName,
+  work: (engine: Engine) => Promise<T>,
+): Promise<T> {
   const reused = process.env.BENCH_DYNAMODB_LOCAL_ENDPOINT;
-  if (name === 'DynamoDB Local' && reused) return { name, endpoint: reused, stop: async () => {} };
+  if (name === 'DynamoDB Local' && reused) return work({ name, endpoint: reused });
   const running = name === 'dynalite' ? await startDynalite() : await startDynamoDbLocal();
-  return { name, endpoint: running.endpoint, stop: () => running.stop() };
+  try {
+    return await work({ name, endpoint: running.endpoint });
+  } finally {
+    await running.stop();
+  }
 }
 
 /** Credentials and region the local engines accept; the same for every process of a run. */
@@ -47,46 +50,43 @@ export function engineClient(endpoint: string): DynamoDBClient {
   });
 }
 
-export interface BenchTables {
-  /** Our transactions table, from the shared table definition. */
-  readonly ours: string;
-  readonly baseline: BaselineTables;
-}
+export type BenchTables = Record<'ours' | 'refusals' | 'baseline' | 'idempotency', string>;
 
 let tableSequence = 0;
 
 /**
- * Fresh tables for one measurement: ours from `createTableInput`, the baseline's transactions
- * table from the same definition (same indexes, so the engine does the same work per item), and
- * the idempotency table Powertools documents (`id` partition key, its default attribute names).
+ * Fresh tables for one measurement: ours and its refusals table as local mode makes them, the
+ * baseline's transactions from the same definition (same indexes, so the engine does the same
+ * work per item), and the idempotency table Powertools documents (`id` partition key).
  */
-export async function createBenchTables(client: DynamoDBClient): Promise<BenchTables> {
+export async function createBenchTables(endpoint: string): Promise<BenchTables> {
   const suffix = `${process.pid}-${++tableSequence}`;
-  const tables = {
+  const tables: BenchTables = {
     ours: `bench-ours-${suffix}`,
-    baseline: {
-      transactions: `bench-baseline-${suffix}`,
-      idempotency: `bench-idempotency-${suffix}`,
-    },
+    refusals: `bench-refusals-${suffix}`,
+    baseline: `bench-baseline-${suffix}`,
+    idempotency: `bench-idempotency-${suffix}`,
   };
-  await Promise.all([
-    client.send(new CreateTableCommand(createTableInput(tables.ours))),
-    client.send(new CreateTableCommand(createTableInput(tables.baseline.transactions))),
-    client.send(
-      new CreateTableCommand({
-        TableName: tables.baseline.idempotency,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
-        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+  const client = engineClient(endpoint);
+  try {
+    await Promise.all(
+      [
+        createTableInput(tables.ours),
+        refusalsTableInput(tables.refusals),
+        createTableInput(tables.baseline),
+        {
+          TableName: tables.idempotency,
+          BillingMode: 'PAY_PER_REQUEST' as const,
+          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' as const }],
+          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' as const }],
+        },
+      ].map(async (input) => {
+        await client.send(new CreateTableCommand(input));
+        await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: input.TableName });
       }),
-    ),
-  ]);
-  for (const TableName of [
-    tables.ours,
-    tables.baseline.transactions,
-    tables.baseline.idempotency,
-  ]) {
-    await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName });
+    );
+  } finally {
+    client.destroy();
   }
   return tables;
 }

@@ -1,16 +1,15 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { repositoryRoot } from '../cold-start/bundle.js';
-import { cleanEnvironment, node24 } from './node24.js';
+import { cleanEnvironment, node24, repositoryRoot } from './node24.js';
 import type { ServerReady } from './serve.js';
-import type { SubjectName } from './subject.js';
+import type { SubjectName } from './subjects.js';
 
 export interface ServerProcess extends ServerReady {
   stop(): Promise<void>;
 }
 
-/** Starts bench/support/serve.ts for `subject` in a fresh Node 24 process; resolves once it listens. */
+/** Starts bench/support/serve.ts for `subject` in a fresh Node 24 process, once it listens. */
 export async function startServer(
   subject: SubjectName,
   env: Record<string, string>,
@@ -34,8 +33,7 @@ export async function startServer(
     let text = '';
     child.stdio[3]?.on('data', (chunk: Buffer) => {
       text += chunk.toString('utf8');
-      const line = text.split('\n')[0];
-      if (text.includes('\n') && line) resolve(JSON.parse(line) as ServerReady);
+      if (text.includes('\n')) resolve(JSON.parse(text.split('\n')[0] as string) as ServerReady);
     });
     void exited.then(([code]) =>
       reject(new Error(`${subject} server exited with ${code} before listening:\n${errors}`)),

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BenchmarkResults } from '../../bench/benchmark.js';
-import { sections } from '../../bench/report/result-row.js';
+import { sections } from '../../bench/report.js';
+import type { BenchmarkResults } from '../../bench/run.js';
 import { node24 } from '../../bench/support/node24.js';
 import { engineEndpoint, engines } from '../support/engines.js';
 
@@ -74,7 +74,7 @@ describe('npm run bench:smoke', () => {
       expect(metrics).toContain(`Handler CPU per callback / ${kind}, p99`);
     }
     for (const kind of ['new', 'duplicate']) {
-      expect(metrics).toContain(`Handler CPU per callback / ${kind}, SDK in process, median`);
+      expect(metrics).toContain(`Handler CPU per callback / ${kind}, SDK + DynamoDB Local, median`);
     }
     expect(metrics).toEqual(
       expect.arrayContaining([
@@ -105,5 +105,23 @@ describe('npm run bench:smoke', () => {
     for (const result of results.measurements.cpu) {
       expect(result.statuses, `${result.subject} ${result.case}`).toEqual([expected[result.case]]);
     }
+  });
+
+  it('keeps every authenticated refusal with one write, and nothing of an unauthenticated one', () => {
+    const ours = results.measurements.requestCounts.filter((count) => count.subject === 'ours');
+    const expected: Record<string, [number, string[]]> = {
+      'wrong key': [401, []],
+      'invalid (~330 B)': [422, ['UpdateItem']],
+      'invalid again': [422, ['UpdateItem']],
+      'text/plain': [415, ['UpdateItem']],
+      'invalid (60 KiB)': [422, ['UpdateItem']],
+      '70 KiB body': [413, ['UpdateItem']],
+    };
+    for (const [delivery, outcome] of Object.entries(expected)) {
+      for (const count of ours.filter((candidate) => candidate.delivery === delivery)) {
+        expect([count.status, count.commands], `${count.engine} ${delivery}`).toEqual(outcome);
+      }
+    }
+    expect(ours.filter((count) => count.delivery in expected)).toHaveLength(12);
   });
 });
