@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
@@ -6,7 +5,7 @@ import * as z from 'zod/mini';
 import { transactionShape } from '../../lambda/callback/transaction-schema.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
-import { InputError } from './input-error.js';
+import { UsageError } from '../shared/cli-errors.js';
 
 /** The fields a report row is compared on, checked by the receiver's own rules for them. */
 export const comparedFields = ['amount', 'currency', 'type', 'status'] as const;
@@ -20,7 +19,7 @@ export interface ReportRow extends ComparedValues {
 }
 
 /** A row that cannot be compared: the command stops with exit code 2, naming the line. */
-export class ReportInputError extends InputError {
+export class ReportInputError extends UsageError {
   override name = 'ReportInputError';
   constructor(
     readonly line: number,
@@ -41,14 +40,6 @@ const rowSchema = z.object({
 export type ReportFormat = 'csv' | 'jsonl';
 
 /**
- * The report's format: JSON Lines when the first character that is not white space is `{`,
- * CSV otherwise (its first line is the header). `--report-format` overrides.
- */
-export function reportFormatOf(firstText: string): ReportFormat {
-  return firstText.trimStart().startsWith('{') ? 'jsonl' : 'csv';
-}
-
-/**
  * The report's rows one at a time, never the whole file: a million-row report costs the memory
  * of one row. CSV needs a header naming at least the compared fields and `reference`, in any
  * order; other columns (`id`, `username`, …) are ignored. JSON Lines holds one transaction object
@@ -59,10 +50,6 @@ export async function* readReport(
   format: ReportFormat,
 ): AsyncGenerator<ReportRow> {
   yield* format === 'csv' ? csvRows(input) : jsonLinesRows(input);
-}
-
-export function openReport(path: string): Readable {
-  return path === '-' ? process.stdin : createReadStream(path);
 }
 
 async function* csvRows(input: Readable): AsyncGenerator<ReportRow> {

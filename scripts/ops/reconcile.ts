@@ -3,33 +3,30 @@
  * was recorded in a window, by reference. Exit 0 when everything agrees, 1 when anything
  * differs, 2 on a usage or input error (a malformed row names its line).
  */
+import { createReadStream } from 'node:fs';
 import { access, constants, open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { Option } from 'commander';
-import { openTarget } from '../query/query-target.js';
+import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
+import { exactJson } from '../query/stored-item.js';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
-import { withTableOptions } from './command-line.js';
-import { openReport, type ReportFormat, readReport, reportFormatOf } from './gateway-report.js';
-import { InputError } from './input-error.js';
+import { textTable } from '../shared/text-table.js';
+import { type ComparedValues, type ReportFormat, readReport } from './gateway-report.js';
 import {
-  findingJson,
-  findingsTables,
-  type OutputFormat,
-  summaryJson,
-  summaryText,
-} from './reconcile-output.js';
-import { agrees, type Finding, reconcile } from './reconciliation.js';
-import { keptConflicts, recordedByReference, recordedInWindow } from './recorded-transactions.js';
+  agrees,
+  type Finding,
+  type ReconcileSummary,
+  reconcile,
+  tableSources,
+} from './reconciliation.js';
 
-interface ReconcileOptions {
+interface ReconcileOptions extends TargetFlags {
   readonly since?: string;
   readonly until?: string;
-  readonly format: OutputFormat;
+  readonly format: 'table' | 'json';
   readonly reportFormat?: ReportFormat;
-  readonly table?: string;
-  readonly endpoint?: string;
 }
 
 const program = withTableOptions(
@@ -54,74 +51,119 @@ const program = withTableOptions(
     ),
 ).action(async (reportPath: string, options: ReconcileOptions) => {
   const window = reconcileWindow(options.since, options.until);
-  if (reportPath !== '-') await readable(reportPath);
-  const format = options.reportFormat ?? (await detectFormat(reportPath));
-  const report = readReport(openReport(reportPath), format);
-  const target = await openTarget(options);
-  try {
-    const { client, tableName } = target;
-    const findings = reconcile({
-      report,
-      recorded: recordedInWindow(client, tableName, window),
-      lookup: (references) => recordedByReference(client, tableName, references),
-      conflicts: keptConflicts(client, tableName),
+  if (reportPath !== '-') {
+    await access(reportPath, constants.R_OK).catch(() => {
+      throw new UsageError(`cannot read the report ${reportPath}`);
     });
-    const collected: Finding[] = [];
-    let step = await findings.next();
-    while (!step.done) {
-      if (options.format === 'json') process.stdout.write(findingJson(step.value));
-      else collected.push(step.value);
-      step = await findings.next();
-    }
-    const summary = step.value;
+  }
+  const format = options.reportFormat ?? (await detectFormat(reportPath));
+  const input = reportPath === '-' ? process.stdin : createReadStream(reportPath);
+  await withTarget(options, async (target) => {
+    const sources = {
+      report: readReport(input, format),
+      ...tableSources(target.client, target.tableName, window),
+    };
+    // JSON streams one finding per line as it is found, so a large report's differences reach
+    // a file or jq without being held; the tables need them all.
+    const findings: Finding[] = [];
+    const summary = await reconcile(sources, (finding) => {
+      if (options.format === 'json') process.stdout.write(`${exactJson(finding)}\n`);
+      else findings.push(finding);
+    });
     process.stdout.write(
       options.format === 'json'
-        ? summaryJson(summary)
-        : `${findingsTables(collected)}Window ${window.since} to ${window.lastIncluded} in ${target.description}.\n${summaryText(summary)}`,
+        ? `${exactJson({ kind: 'summary', ...summary })}\n`
+        : `${findingsTables(findings)}Window ${window.since} to ${window.lastIncluded} in ${target.description}.\n${summaryText(summary)}`,
     );
     process.exitCode = agrees(summary) ? 0 : 1;
-  } finally {
-    await target.close();
-  }
+  });
 });
 
 /** A day by default: the daily reconcile compares yesterday's report with yesterday. */
 function reconcileWindow(since: string | undefined, until: string | undefined) {
-  if (since === undefined) {
-    if (until !== undefined) throw new UsageError('--until needs --since');
-    const today = new Date();
-    today.setUTCHours(0, 0, 0, 0);
-    const yesterday = new Date(today.getTime() - 86_400_000);
-    return timeWindow(yesterday.toISOString(), today.toISOString());
-  }
-  return timeWindow(since, until);
+  if (since !== undefined) return timeWindow(since, until);
+  if (until !== undefined) throw new UsageError('--until needs --since');
+  const today = new Date();
+  today.setUTCHours(0, 0, 0, 0);
+  const yesterday = new Date(today.getTime() - 86_400_000);
+  return timeWindow(yesterday.toISOString(), today.toISOString());
 }
 
-async function readable(path: string): Promise<void> {
-  try {
-    await access(path, constants.R_OK);
-  } catch {
-    throw new InputError(`cannot read the report ${path}`);
-  }
-}
-
+/** By extension; else JSON Lines when the first non-blank character is `{`, CSV otherwise. */
 async function detectFormat(path: string): Promise<ReportFormat> {
   const extension = extname(path).toLowerCase();
-  if (extension === '.csv') return 'csv';
+  if (extension === '.csv' || path === '-') return 'csv';
   if (['.jsonl', '.ndjson', '.json'].includes(extension)) return 'jsonl';
-  if (path === '-') return 'csv';
   const file = await open(path);
   try {
     const { buffer, bytesRead } = await file.read(Buffer.alloc(512), 0, 512, 0);
-    return reportFormatOf(
-      buffer
-        .subarray(0, bytesRead)
-        .toString('utf8')
-        .replace(/^\uFEFF/, ''),
-    );
+    const start = buffer
+      .subarray(0, bytesRead)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+    return start.trimStart().startsWith('{') ? 'jsonl' : 'csv';
   } finally {
     await file.close();
   }
+}
+
+const values = (v: ComparedValues) => [v.amount, v.currency, v.type, v.status];
+const valueHeads = ['amount', 'currency', 'type', 'status'];
+
+/** Per kind: the table's title, its columns, and the rows of one finding. */
+const sections: {
+  readonly [Kind in Finding['kind']]: readonly [
+    title: string,
+    head: readonly string[],
+    rows: (finding: Extract<Finding, { kind: Kind }>) => string[][],
+  ];
+} = {
+  missing: [
+    'Missing: in the report, never recorded here (ask the gateway to resend)',
+    ['line', 'reference', ...valueHeads],
+    ({ line, reference, report }) => [[String(line), reference, ...values(report)]],
+  ],
+  unexpected: [
+    'Unexpected: recorded here in the window, not in the report',
+    ['reference', 'receivedAt', ...valueHeads],
+    ({ recorded }) => [[recorded.reference, recorded.receivedAt, ...values(recorded)]],
+  ],
+  mismatch: [
+    'Mismatch: same reference, other values',
+    ['line', 'reference', 'field', 'report', 'recorded'],
+    ({ line, reference, differences }) =>
+      differences.map((d) => [String(line), reference, d.field, d.report, d.recorded]),
+  ],
+  conflicts: [
+    'Conflicting deliveries kept for audit (refused with 409)',
+    ['reference', 'receivedAt', ...valueHeads, 'requestId'],
+    ({ conflicts }) => conflicts.map((c) => [c.reference, c.receivedAt, ...values(c), c.requestId]),
+  ],
+};
+
+/** One table per kind of difference. */
+function findingsTables(findings: readonly Finding[]): string {
+  return (Object.keys(sections) as Finding['kind'][])
+    .map((kind) => {
+      const [title, head, rowsOf] = sections[kind];
+      const rows = findings
+        .filter((finding) => finding.kind === kind)
+        .flatMap((finding) => (rowsOf as (f: Finding) => string[][])(finding));
+      return rows.length === 0 ? '' : `${title}\n${textTable(head, rows)}`;
+    })
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+function summaryText(summary: ReconcileSummary): string {
+  const outside = summary.recordedOutsideWindow;
+  return (
+    `${summary.agreeing} of ${summary.reportRows} report rows agree` +
+    `${outside > 0 ? ` (${outside} recorded outside the window)` : ''}; ` +
+    `${summary.recordedInWindow} recorded in the window.\n` +
+    `missing ${summary.missing}, unexpected ${summary.unexpected}, mismatch ${summary.mismatch}, ` +
+    `references with conflicts ${summary.conflicts}\n`
+  );
 }
 
 await runProgram(program, 'reconcile');

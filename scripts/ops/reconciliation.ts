@@ -1,11 +1,26 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
+import { attributes } from '../../lambda/storage/table-definition.js';
+import { displayValue, type StoredItem, storedItem } from '../query/stored-item.js';
+import type { TimeWindow } from '../query/time-window.js';
+import { conflictItems, itemsByReference, listByTime } from '../query/transaction-queries.js';
 import {
   type ComparedField,
   type ComparedValues,
   comparedFields,
   type ReportRow,
 } from './gateway-report.js';
-import type { KeptConflict, RecordedTransaction } from './recorded-transactions.js';
+
+/** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
+export interface RecordedTransaction extends ComparedValues {
+  readonly reference: string;
+  readonly receivedAt: string;
+}
+
+/** A conflicting delivery kept for audit: the reference it claimed, what and when. */
+export interface KeptConflict extends RecordedTransaction {
+  readonly requestId: string;
+}
 
 /** Where reconcile reads from: the report streamed, the table behind a small interface. */
 export interface ReconcileSources {
@@ -17,6 +32,52 @@ export interface ReconcileSources {
     references: readonly string[],
   ) => Promise<ReadonlyMap<string, RecordedTransaction>>;
   readonly conflicts: AsyncIterable<KeptConflict>;
+}
+
+/** The table's side of {@link ReconcileSources}: the time index, lookups by key, conflicts. */
+export function tableSources(
+  client: DynamoDBClient,
+  tableName: string,
+  window: TimeWindow,
+): Omit<ReconcileSources, 'report'> {
+  return {
+    recorded: (async function* () {
+      for await (const item of listByTime({ client, tableName }, window, {})) yield recorded(item);
+    })(),
+    lookup: async (references) => {
+      const items = await itemsByReference(client, tableName, references);
+      return new Map(
+        [...items].map(([reference, item]) => [reference, recorded(storedItem(item))]),
+      );
+    },
+    conflicts: (async function* () {
+      for await (const raw of conflictItems(client, tableName)) {
+        const item = storedItem(raw);
+        const { amount, currency, type, status } = recorded((item.transaction ?? {}) as StoredItem);
+        yield {
+          reference: displayValue(item[attributes.conflictOf]),
+          receivedAt: displayValue(item[attributes.receivedAt]),
+          requestId: displayValue(item.requestId),
+          amount,
+          currency,
+          type,
+          status,
+        };
+      }
+    })(),
+  };
+}
+
+function recorded(item: StoredItem): RecordedTransaction {
+  const text = (name: string) => displayValue(item[name]);
+  return {
+    reference: text(attributes.reference),
+    receivedAt: text(attributes.receivedAt),
+    amount: text('amount'),
+    currency: text('currency'),
+    type: text('type'),
+    status: text('status'),
+  };
 }
 
 export interface FieldDifference {
@@ -69,33 +130,26 @@ export interface ReconcileSummary {
 
 export const lookupBatchSize = 100;
 
-interface Held {
-  readonly transaction: RecordedTransaction;
-  seen: boolean;
-}
-
 /**
- * Compares the report with what was recorded, by reference, yielding each difference as it is
- * found and returning the counts.
+ * Compares the report with what was recorded, by reference, handing each difference to
+ * `found` as it is found, and returns the counts.
  *
- * Memory: the report is streamed, one row (and one batch of {@link lookupBatchSize} rows that
- * were not received in the window) at a time. What is held is the window's recorded
- * transactions, one small entry per reference, because "recorded but not in the report" is
- * only known once the whole report is read, and the conflicts kept for audit, which are few.
- * So memory grows with the window, never with the report.
+ * Memory grows with the window, never with the report: the report is streamed (plus one batch
+ * of rows not received in the window, looked up by key); what is held is one small entry per
+ * reference recorded in the window, since "recorded but not in the report" is only known once
+ * the whole report is read, and the conflicts kept for audit, which are few.
  */
-export async function* reconcile(
+export async function reconcile(
   sources: ReconcileSources,
-): AsyncGenerator<Finding, ReconcileSummary> {
-  const window = new Map<string, Held>();
+  found: (finding: Finding) => void,
+): Promise<ReconcileSummary> {
+  const window = new Map<string, { transaction: RecordedTransaction; seen: boolean }>();
   for await (const transaction of sources.recorded) {
     window.set(transaction.reference, { transaction, seen: false });
   }
   const conflicts = new Map<string, KeptConflict[]>();
   for await (const conflict of sources.conflicts) {
-    const list = conflicts.get(conflict.reference) ?? [];
-    list.push(conflict);
-    conflicts.set(conflict.reference, list);
+    conflicts.set(conflict.reference, [...(conflicts.get(conflict.reference) ?? []), conflict]);
   }
   const counts = {
     reportRows: 0,
@@ -108,66 +162,56 @@ export async function* reconcile(
     conflicts: 0,
   };
 
-  function* compare(row: ReportRow, recorded: RecordedTransaction | undefined): Generator<Finding> {
-    if (recorded === undefined) {
-      counts.missing += 1;
-      const { line, reference, ...report } = row;
-      yield { kind: 'missing', line, reference, report };
-    } else {
-      const differences = differencesOf(row, recorded);
-      if (differences.length === 0) counts.agreeing += 1;
-      else {
-        counts.mismatch += 1;
-        yield {
-          kind: 'mismatch',
-          line: row.line,
-          reference: row.reference,
-          receivedAt: recorded.receivedAt,
-          differences,
-        };
-      }
-    }
-    yield* conflictsOf(row.reference);
-  }
-
-  function* conflictsOf(reference: string): Generator<Finding> {
+  const conflictsOf = (reference: string) => {
     const kept = conflicts.get(reference);
     if (kept === undefined) return;
     // Listed once per reference, however often the report names it.
     conflicts.delete(reference);
     counts.conflicts += 1;
-    yield { kind: 'conflicts', reference, conflicts: kept };
-  }
+    found({ kind: 'conflicts', reference, conflicts: kept });
+  };
+
+  const compare = (row: ReportRow, recorded: RecordedTransaction | undefined) => {
+    const { line, reference, ...report } = row;
+    if (recorded === undefined) {
+      counts.missing += 1;
+      found({ kind: 'missing', line, reference, report });
+    } else {
+      const differences = differencesOf(row, recorded);
+      if (differences.length === 0) counts.agreeing += 1;
+      else {
+        counts.mismatch += 1;
+        found({ kind: 'mismatch', line, reference, receivedAt: recorded.receivedAt, differences });
+      }
+    }
+    conflictsOf(reference);
+  };
 
   let outside: ReportRow[] = [];
-  async function* lookUpOutside(): AsyncGenerator<Finding> {
-    const found = await sources.lookup(outside.map((row) => row.reference));
+  const lookUpOutside = async () => {
+    const recorded = await sources.lookup(outside.map((row) => row.reference));
     for (const row of outside) {
-      const recorded = found.get(row.reference);
-      if (recorded !== undefined) counts.recordedOutsideWindow += 1;
-      yield* compare(row, recorded);
+      if (recorded.has(row.reference)) counts.recordedOutsideWindow += 1;
+      compare(row, recorded.get(row.reference));
     }
     outside = [];
-  }
+  };
 
   for await (const row of sources.report) {
     counts.reportRows += 1;
     const held = window.get(row.reference);
     if (held !== undefined) {
       held.seen = true;
-      yield* compare(row, held.transaction);
-      continue;
-    }
-    outside.push(row);
-    if (outside.length === lookupBatchSize) yield* lookUpOutside();
+      compare(row, held.transaction);
+    } else if (outside.push(row) === lookupBatchSize) await lookUpOutside();
   }
-  if (outside.length > 0) yield* lookUpOutside();
+  if (outside.length > 0) await lookUpOutside();
 
   for (const { transaction, seen } of window.values()) {
     if (seen) continue;
     counts.unexpected += 1;
-    yield { kind: 'unexpected', reference: transaction.reference, recorded: transaction };
-    yield* conflictsOf(transaction.reference);
+    found({ kind: 'unexpected', reference: transaction.reference, recorded: transaction });
+    conflictsOf(transaction.reference);
   }
   return counts;
 }

@@ -1,5 +1,12 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import {
+  type DynamoDBStreamsClient,
+  ExpiredIteratorException,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  ResourceNotFoundException,
+  type _Record as StreamApiRecord,
+  TrimmedDataAccessException,
+} from '@aws-sdk/client-dynamodb-streams';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageCommand,
@@ -8,24 +15,21 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
-import type { EventPublisher } from '../../lambda/events/event-publisher.js';
+import * as z from 'zod/mini';
 import { type TimeWindow, timeWindow } from '../query/time-window.js';
-import { conflictItems, itemsInWindow } from './recorded-transactions.js';
-import { allPublished, insertRecord, type RepublishOutcome, republish } from './republish.js';
+import { conflictItems, itemsInWindow, type QueryContext } from '../query/transaction-queries.js';
+import { UsageError } from '../shared/cli-errors.js';
 import {
-  readStreamBatch,
-  type StreamBatchInfo,
-  streamBatchInfo,
-  streamNoLongerHolds,
-} from './stream-batch.js';
+  type Destination,
+  insertRecord,
+  lambdaImage,
+  type RepublishOutcome,
+  republish,
+} from './republish.js';
 
-export interface RedriveDependencies {
+export interface RedriveDependencies extends Destination, QueryContext {
   readonly sqs: Pick<SQSClient, 'send'>;
   readonly streams: Pick<DynamoDBStreamsClient, 'send'>;
-  readonly client: DynamoDBClient;
-  readonly tableName: string;
-  readonly publisher: EventPublisher;
-  readonly eventBusName: string;
 }
 
 export interface RedriveOptions {
@@ -45,13 +49,6 @@ export interface MessageOutcome {
   readonly outcome?: RepublishOutcome;
   readonly problem?: string;
 }
-
-/**
- * How far before the batch's first arrival in the stream a record's `receivedAt` may be: the
- * receiver stamps it before the write, at most a function timeout earlier. Reading from the
- * table republishes everything in the widened window; consumers dedupe the extra copies.
- */
-const receiveToStreamMarginMs = 5 * 60_000;
 
 /**
  * Drains the dead-letter queue: each message's batch is re-read from the stream while it holds
@@ -89,11 +86,11 @@ export async function redriveQueue(
     }
   } finally {
     // Kept messages become visible again now, so the next run need not wait out the timeout.
-    for (const message of kept) {
+    for (const { ReceiptHandle } of kept) {
       await sqs.send(
         new ChangeMessageVisibilityCommand({
           QueueUrl: options.queueUrl,
-          ReceiptHandle: message.ReceiptHandle,
+          ReceiptHandle,
           VisibilityTimeout: 0,
         }),
       );
@@ -125,36 +122,140 @@ async function redriveMessage(
     source = 'table';
     records = await tableRecords(dependencies, info);
   }
-  const outcome = await republish(records, dependencies.publisher, dependencies.eventBusName);
-  if (!allPublished(outcome)) return { messageId, source, deleted: false, outcome };
-  await dependencies.sqs.send(
-    new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }),
-  );
-  return { messageId, source, deleted: true, outcome };
+  const outcome = await republish(records, dependencies);
+  const deleted = outcome.failed.length === 0 && outcome.unpublishable.length === 0;
+  if (deleted) {
+    const { ReceiptHandle } = message;
+    await dependencies.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
+  }
+  return { messageId, source, deleted, outcome };
 }
+
+/**
+ * Where a dead-lettered batch sits in the stream: Lambda's on-failure message for a stream
+ * source holds the batch's location, not its records.
+ */
+const batchInfoSchema = z.object({
+  streamArn: z.string(),
+  shardId: z.string(),
+  startSequenceNumber: z.string(),
+  endSequenceNumber: z.string(),
+  approximateArrivalOfFirstRecord: z.iso.datetime({ offset: true }),
+  approximateArrivalOfLastRecord: z.iso.datetime({ offset: true }),
+});
+type StreamBatchInfo = z.output<typeof batchInfoSchema>;
+
+function streamBatchInfo(messageBody: string): StreamBatchInfo {
+  let body: unknown;
+  try {
+    body = JSON.parse(messageBody);
+  } catch {
+    throw new UsageError('the message is not JSON');
+  }
+  const info = (body as { DDBStreamBatchInfo?: unknown } | null)?.DDBStreamBatchInfo;
+  const result = z.safeParse(batchInfoSchema, info);
+  if (!result.success) {
+    throw new UsageError('the message holds no DDBStreamBatchInfo: not from the stream consumer');
+  }
+  return result.data;
+}
+
+/** Stream errors that mean "the stream no longer holds this batch": read the table instead. */
+function streamNoLongerHolds(error: unknown): boolean {
+  return (
+    error instanceof TrimmedDataAccessException ||
+    error instanceof ExpiredIteratorException ||
+    error instanceof ResourceNotFoundException
+  );
+}
+
+/** Pages in a row that return nothing before an open shard is taken to hold no more. */
+const maxEmptyPages = 5;
+
+/** The batch's records, first to last sequence number, read as Lambda's poller reads them. */
+async function readStreamBatch(
+  streams: Pick<DynamoDBStreamsClient, 'send'>,
+  info: StreamBatchInfo,
+): Promise<DynamoDBRecord[]> {
+  const end = BigInt(info.endSequenceNumber);
+  const { ShardIterator } = await streams.send(
+    new GetShardIteratorCommand({
+      StreamArn: info.streamArn,
+      ShardId: info.shardId,
+      ShardIteratorType: 'AT_SEQUENCE_NUMBER',
+      SequenceNumber: info.startSequenceNumber,
+    }),
+  );
+  const records: DynamoDBRecord[] = [];
+  let iterator = ShardIterator;
+  let emptyPages = 0;
+  while (iterator !== undefined && emptyPages < maxEmptyPages) {
+    const page = await streams.send(new GetRecordsCommand({ ShardIterator: iterator }));
+    const fetched = page.Records ?? [];
+    emptyPages = fetched.length === 0 ? emptyPages + 1 : 0;
+    for (const record of fetched) {
+      if (BigInt(record.dynamodb?.SequenceNumber ?? '0') > end) return records;
+      records.push(lambdaRecord(record, info.streamArn));
+      if (record.dynamodb?.SequenceNumber === info.endSequenceNumber) return records;
+    }
+    iterator = page.NextShardIterator;
+  }
+  throw new Error(
+    `the stream ended before the batch's last record ${info.endSequenceNumber}; it was not redriven`,
+  );
+}
+
+/** The stream API's record as Lambda delivers it: creation time in epoch seconds, ARN added. */
+export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
+  const {
+    ApproximateCreationDateTime: created,
+    NewImage,
+    OldImage,
+    Keys,
+    ...rest
+  } = record.dynamodb ?? {};
+  return {
+    ...(record.eventID ? { eventID: record.eventID } : {}),
+    ...(record.eventName ? { eventName: record.eventName } : {}),
+    ...(record.eventVersion ? { eventVersion: record.eventVersion } : {}),
+    ...(record.eventSource ? { eventSource: record.eventSource } : {}),
+    ...(record.awsRegion ? { awsRegion: record.awsRegion } : {}),
+    eventSourceARN: streamArn,
+    dynamodb: {
+      ...rest,
+      ...(Keys ? { Keys: lambdaImage(Keys) } : {}),
+      ...(NewImage ? { NewImage: lambdaImage(NewImage) } : {}),
+      ...(OldImage ? { OldImage: lambdaImage(OldImage) } : {}),
+      ...(created ? { ApproximateCreationDateTime: created.getTime() / 1000 } : {}),
+    },
+  };
+}
+
+/**
+ * How far before the batch's first arrival in the stream a record's `receivedAt` may be: the
+ * receiver stamps it before the write, at most a function timeout earlier.
+ */
+const receiveToStreamMarginMs = 5 * 60_000;
 
 /**
  * Once the stream has let go of a batch, the table still holds what it carried (the receiver
  * never changes an item), but not which items: everything received around the batch's arrival
- * times is republished, transactions and conflicts alike.
+ * times is republished, transactions and conflicts alike; consumers dedupe the extra copies.
  */
 async function tableRecords(
-  dependencies: RedriveDependencies,
+  { client, tableName }: QueryContext,
   info: StreamBatchInfo,
 ): Promise<DynamoDBRecord[]> {
-  const window = arrivalWindow(info);
-  const { client, tableName } = dependencies;
+  const since = Date.parse(info.approximateArrivalOfFirstRecord) - receiveToStreamMarginMs;
+  const until = Date.parse(info.approximateArrivalOfLastRecord) + 1;
+  const window: TimeWindow = timeWindow(
+    new Date(since).toISOString(),
+    new Date(until).toISOString(),
+  );
   const records: DynamoDBRecord[] = [];
   for await (const item of itemsInWindow(client, tableName, window))
     records.push(insertRecord(item));
-  for await (const item of conflictItems(client, tableName, window)) {
+  for await (const item of conflictItems(client, tableName, window))
     records.push(insertRecord(item));
-  }
   return records;
-}
-
-export function arrivalWindow(info: StreamBatchInfo): TimeWindow {
-  const since = Date.parse(info.approximateArrivalOfFirstRecord) - receiveToStreamMarginMs;
-  const until = Date.parse(info.approximateArrivalOfLastRecord) + 1;
-  return timeWindow(new Date(since).toISOString(), new Date(until).toISOString());
 }

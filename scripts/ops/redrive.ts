@@ -3,22 +3,24 @@
  * each batch as the consumer would and deleting a message only once all of it is published.
  * Exit 0 when the queue was drained, 1 when any message stays, 2 on a usage error.
  */
-
-import { InvalidArgumentError } from 'commander';
-import { openTarget } from '../query/query-target.js';
-import { UsageError } from '../shared/cli-errors.js';
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import {
+  requestHandler,
+  type TargetFlags,
+  withTableOptions,
+  withTarget,
+} from '../query/query-target.js';
+import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { withTableOptions } from './command-line.js';
-import { eventBusName, eventPublisher, sqsClient, streamsClient } from './event-clients.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
+import { destination } from './republish.js';
 
-interface RedriveOptions {
+interface RedriveOptions extends TargetFlags {
   readonly queue?: string;
   readonly bus?: string;
   readonly maxMessages?: number;
-  readonly table?: string;
-  readonly endpoint?: string;
 }
 
 const program = withTableOptions(
@@ -31,35 +33,27 @@ const program = withTableOptions(
       'the dead-letter queue (default EVENTS_DLQ_URL; stack output EventsDeadLetterQueueUrl)',
     )
     .option('--bus <name>', 'the event bus (default EVENT_BUS_NAME; stack output EventBusName)')
-    .option('--max-messages <n>', 'stop after n messages (default: all)', positiveInteger),
+    .option('--max-messages <n>', 'stop after n messages (default: all)', (value) =>
+      positiveInteger('--max-messages', value),
+    ),
 ).action(async (options: RedriveOptions) => {
   const queueUrl = options.queue ?? process.env.EVENTS_DLQ_URL;
   if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
-  const bus = eventBusName(options.bus);
-  const target = await openTarget(options);
-  const sqs = sqsClient();
-  const streams = streamsClient();
+  const bus = destination(options.bus);
+  const sqs = new SQSClient({ requestHandler });
+  const streams = new DynamoDBStreamsClient({ requestHandler });
   try {
-    const outcomes = await redriveQueue(
-      {
-        sqs,
-        streams,
-        client: target.client,
-        tableName: target.tableName,
-        publisher: eventPublisher(),
-        eventBusName: bus,
-      },
-      {
-        queueUrl,
-        ...(options.maxMessages ? { maxMessages: options.maxMessages } : {}),
-      },
+    const outcomes = await withTarget(options, (target) =>
+      redriveQueue(
+        { ...target, ...bus, sqs, streams },
+        { queueUrl, ...(options.maxMessages ? { maxMessages: options.maxMessages } : {}) },
+      ),
     );
     process.stdout.write(redriveReport(outcomes));
     process.exitCode = outcomes.every((outcome) => outcome.deleted) ? 0 : 1;
   } finally {
     sqs.destroy();
     streams.destroy();
-    await target.close();
   }
 });
 
@@ -71,22 +65,17 @@ function redriveReport(outcomes: readonly MessageOutcome[]): string {
       : '';
     if (deleted) return `${messageId}: ${published}; deleted`;
     const why = [
-      problem,
+      ...(problem === undefined ? [] : [problem]),
       ...(outcome?.failed ?? []).map((f) => `${f.reference} not published (${f.problem})`),
       ...(outcome?.unpublishable ?? []).map(
         (u) => `record ${u.record} unpublishable (${u.problem})`,
       ),
-    ].filter((text): text is string => text !== undefined);
+    ];
     return `${messageId}: kept in the queue: ${terminalText(why.join('; '))}${published ? ` (${published})` : ''}`;
   });
   const deleted = outcomes.filter((outcome) => outcome.deleted).length;
   lines.push(`${deleted} of ${outcomes.length} message(s) redriven and deleted.`);
   return `${lines.join('\n')}\n`;
-}
-
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer');
-  return Number(value);
 }
 
 await runProgram(program, 'redrive');

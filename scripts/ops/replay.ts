@@ -3,22 +3,17 @@
  * transactions to the bus as the stream consumer would. Exit 0 when every one was published,
  * 1 when any was not (or a reference holds nothing), 2 on a usage error.
  */
-
-import { openTarget } from '../query/query-target.js';
+import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
 import { timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { withTableOptions } from './command-line.js';
-import { eventBusName, eventPublisher } from './event-clients.js';
-import { type ReplaySummary, replayTransactions } from './replay-transactions.js';
+import { destination, replayTransactions } from './republish.js';
 
-interface ReplayOptions {
+interface ReplayOptions extends TargetFlags {
   readonly since?: string;
   readonly until?: string;
   readonly bus?: string;
-  readonly table?: string;
-  readonly endpoint?: string;
 }
 
 const program = withTableOptions(
@@ -41,43 +36,22 @@ const program = withTableOptions(
     options.since === undefined
       ? { references }
       : { window: timeWindow(options.since, options.until) };
-  const bus = eventBusName(options.bus);
-  const target = await openTarget(options);
-  try {
-    const summary = await replayTransactions(
-      {
-        client: target.client,
-        tableName: target.tableName,
-        publisher: eventPublisher(),
-        eventBusName: bus,
-      },
-      selection,
-    );
-    process.stdout.write(replayReport(summary, bus));
-    const complete =
-      summary.failed.length + summary.unpublishable.length + summary.notFound.length === 0;
-    process.exitCode = complete ? 0 : 1;
-  } finally {
-    await target.close();
-  }
-});
-
-function replayReport(summary: ReplaySummary, bus: string): string {
+  const bus = destination(options.bus);
+  const summary = await withTarget(options, (target) =>
+    replayTransactions({ ...target, ...bus }, selection),
+  );
   const lines = [
-    `Published ${summary.published} Transaction Completed event(s) to ${terminalText(bus)}.`,
+    `Published ${summary.published} Transaction Completed event(s) to ${terminalText(bus.eventBusName)}.`,
+    ...summary.notFound.map((reference) => `not found: ${reference} (no recorded transaction)`),
+    ...summary.failed.map(({ reference, problem }) => `not published: ${reference} (${problem})`),
+    ...summary.unpublishable.map(({ record, problem }) => `unpublishable: ${record} (${problem})`),
   ];
-  for (const reference of summary.notFound) {
-    lines.push(`not found: ${terminalText(reference)} (no recorded transaction)`);
-  }
-  for (const { reference, problem } of summary.failed) {
-    lines.push(`not published: ${terminalText(reference)} (${terminalText(problem)})`);
-  }
-  for (const { record, problem } of summary.unpublishable) {
-    lines.push(`unpublishable: ${terminalText(record)} (${terminalText(problem)})`);
-  }
-  if (summary.failed.length > 0)
+  if (summary.failed.length > 0) {
     lines.push('Run it again once the cause is fixed: consumers dedupe on reference.');
-  return `${lines.join('\n')}\n`;
-}
+  }
+  process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
+  const { failed, unpublishable, notFound } = summary;
+  process.exitCode = failed.length + unpublishable.length + notFound.length === 0 ? 0 : 1;
+});
 
 await runProgram(program, 'replay');

@@ -1,9 +1,35 @@
-import type { AttributeValue as ItemValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
-import type { EventPublisher } from '../../lambda/events/event-publisher.js';
+import { EventBridgePublisher, type EventPublisher } from '../../lambda/events/event-publisher.js';
+import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import type { TransactionEvent } from '../../lambda/events/transaction-event.js';
+import type { TimeWindow } from '../query/time-window.js';
+import {
+  type Item,
+  itemsByReference,
+  itemsInWindow,
+  maxKeysPerBatch,
+} from '../query/transaction-queries.js';
+import { UsageError } from '../shared/cli-errors.js';
+
+/** Where replay and redrive publish: the stream consumer's own client, limits and retries. */
+export interface Destination {
+  readonly publisher: EventPublisher;
+  readonly eventBusName: string;
+}
+
+/** `--bus`, else `EVENT_BUS_NAME` as the stream consumer reads it. */
+export function destination(bus: string | undefined): Destination {
+  const eventBusName = bus ?? process.env.EVENT_BUS_NAME;
+  if (!eventBusName) {
+    throw new UsageError(
+      'name the bus with --bus or EVENT_BUS_NAME (the stack output EventBusName)',
+    );
+  }
+  return { publisher: new EventBridgePublisher(createEventBridgeClient()), eventBusName };
+}
 
 /** What became of a set of records: the stream consumer's outcomes, per reference. */
 export interface RepublishOutcome {
@@ -14,20 +40,14 @@ export interface RepublishOutcome {
   readonly unpublishable: readonly { readonly record: string; readonly problem: string }[];
 }
 
-export function allPublished(outcome: RepublishOutcome): boolean {
-  return outcome.failed.length === 0 && outcome.unpublishable.length === 0;
-}
-
 /**
  * Publishes records exactly as the stream consumer does: the same `eventForRecord` decides
- * whether a record is an event and builds its `detail`, the same `putEventsEntry` makes the
- * entry, the same publisher sends it. Records that stand for no event (MODIFY, REMOVE, other
- * items) are done by definition, as they are for the consumer.
+ * whether a record is an event, the same `putEventsEntry` makes the entry, the same publisher
+ * sends it. Records that stand for no event (MODIFY, REMOVE, other items) are done by definition.
  */
 export async function republish(
   records: readonly DynamoDBRecord[],
-  publisher: EventPublisher,
-  eventBusName: string,
+  { publisher, eventBusName }: Destination,
 ): Promise<RepublishOutcome> {
   const unpublishable: { record: string; problem: string }[] = [];
   const events: TransactionEvent[] = [];
@@ -58,10 +78,10 @@ export async function republish(
 }
 
 /**
- * A table item as the INSERT record the stream carried when it was written. The receiver never
+ * A table item as the INSERT record the stream carried when it was written: the receiver never
  * changes an item once written, so the item is exactly that record's new image.
  */
-export function insertRecord(item: Readonly<Record<string, ItemValue>>): DynamoDBRecord {
+export function insertRecord(item: Item): DynamoDBRecord {
   const image = lambdaImage(item);
   const key = image.reference;
   return {
@@ -70,16 +90,61 @@ export function insertRecord(item: Readonly<Record<string, ItemValue>>): DynamoD
   };
 }
 
-/**
- * The SDK's attribute values in the Lambda event's JSON form: the same, except binary, which the
- * event carries as base64 text (the receiver writes none; kept right for completeness).
- */
+/** The SDK's attribute values in the Lambda event's JSON form, where binary is base64 text. */
 export function lambdaImage(
-  item: Readonly<Record<string, ItemValue>>,
+  item: Item,
 ): NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']> {
   return JSON.parse(
     JSON.stringify(item, (_name, value) =>
       value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
     ),
   );
+}
+
+export interface ReplaySummary extends Omit<RepublishOutcome, 'published'> {
+  readonly published: number;
+  /** References asked for that hold no recorded transaction. */
+  readonly notFound: readonly string[];
+}
+
+/**
+ * Republishes recorded transactions (by reference, or received in a window) as the stream
+ * consumer published them, a hundred at a time so memory stays flat over a long window. Safe to
+ * run twice: consumers dedupe on `reference`.
+ */
+export async function replayTransactions(
+  dependencies: Destination & { readonly client: DynamoDBClient; readonly tableName: string },
+  selection: { readonly references: readonly string[] } | { readonly window: TimeWindow },
+): Promise<ReplaySummary> {
+  const { client, tableName } = dependencies;
+  let published = 0;
+  const failed: RepublishOutcome['failed'][number][] = [];
+  const unpublishable: RepublishOutcome['unpublishable'][number][] = [];
+  const notFound: string[] = [];
+  const send = async (items: readonly Item[]) => {
+    const outcome = await republish(items.map(insertRecord), dependencies);
+    published += outcome.published.length;
+    failed.push(...outcome.failed);
+    unpublishable.push(...outcome.unpublishable);
+  };
+  if ('references' in selection) {
+    for (let start = 0; start < selection.references.length; start += maxKeysPerBatch) {
+      const references = selection.references.slice(start, start + maxKeysPerBatch);
+      const found = await itemsByReference(client, tableName, references);
+      notFound.push(...references.filter((reference) => !found.has(reference)));
+      // In the order asked for, each once.
+      const items = [...new Set(references)].map((reference) => found.get(reference));
+      await send(items.filter((item) => item !== undefined));
+    }
+  } else {
+    let batch: Item[] = [];
+    for await (const item of itemsInWindow(client, tableName, selection.window)) {
+      if (batch.push(item) === maxKeysPerBatch) {
+        await send(batch);
+        batch = [];
+      }
+    }
+    if (batch.length > 0) await send(batch);
+  }
+  return { published, failed, unpublishable, notFound };
 }

@@ -6,45 +6,51 @@
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import { findRefusal, minDigestPrefix } from '../query/refusal-queries.js';
-import { withRefusalsTable } from '../query/refusals-target.js';
+import {
+  compactJson,
+  computeHash,
+  escapeNonAscii,
+  hashedTextCandidates,
+  verifyHash,
+} from '../../lambda/callback/callback-hash.js';
+import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js';
+import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
+import { type TargetFlags, withTableOptions } from '../query/query-target.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { explainHash, type HashExplanation } from './hash-explanation.js';
-import { InputError } from './input-error.js';
 
-interface VerifyOptions {
+interface VerifyOptions extends TargetFlags {
   readonly key?: string;
   readonly keyFile?: string;
   readonly refusal?: string;
-  readonly table?: string;
-  readonly endpoint?: string;
 }
 
-const program = commandProgram(
-  'verify',
-  "Check a callback body's hash against an API key, and show what was hashed.",
-)
-  .argument('[body]', 'the raw body, exactly as received; - for stdin')
-  .option('--key <key>', 'the API key (shell history keeps it: prefer --key-file)')
-  .option('--key-file <path>', 'a file holding the API key (one trailing newline is ignored)')
-  .option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)')
-  .option('--table <name>', 'with --refusal: a deployed refusals table (RefusalsTableName)')
-  .option('--endpoint <url>', 'with --refusal: a DynamoDB-compatible endpoint')
-  .action(async (bodyPath: string | undefined, options: VerifyOptions) => {
-    if ((bodyPath === undefined) === (options.refusal === undefined)) {
-      throw new UsageError('give a body file (or -) or --refusal <digest>, one of them');
-    }
-    const key = await readKey(options);
-    const body =
-      options.refusal === undefined
-        ? await readInput(bodyPath as string, 'the body')
-        : await refusedBody(options.refusal, options);
-    const explanation = explainHash(body, key);
-    process.stdout.write(describe(explanation));
-    process.exitCode = explanation.verified ? 0 : 1;
-  });
+const program = withTableOptions(
+  commandProgram(
+    'verify',
+    "Check a callback body's hash against an API key, and show what was hashed.",
+  )
+    .argument('[body]', 'the raw body, exactly as received; - for stdin')
+    .option('--key <key>', 'the API key (shell history keeps it: prefer --key-file)')
+    .option('--key-file <path>', 'a file holding the API key (one trailing newline is ignored)')
+    .option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)'),
+  'with --refusal: a deployed refusals table (RefusalsTableName)',
+).action(async (bodyPath: string | undefined, options: VerifyOptions) => {
+  if ((bodyPath === undefined) === (options.refusal === undefined)) {
+    throw new UsageError('give a body file (or -) or --refusal <digest>, one of them');
+  }
+  const key = await readKey(options);
+  const body =
+    options.refusal === undefined
+      ? await readInput(bodyPath as string, 'the body')
+      : await refusedBody(digestPrefix('--refusal', options.refusal), options);
+  const { received, candidates } = explainHash(body);
+  const digests = candidates.map((text) => computeHash(text, key));
+  const verified = received !== undefined && verifyHash(candidates, key, received);
+  process.stdout.write(describe(received, verified, candidates, digests));
+  process.exitCode = verified ? 0 : 1;
+});
 
 async function readKey(options: VerifyOptions): Promise<string> {
   if ((options.key === undefined) === (options.keyFile === undefined)) {
@@ -61,21 +67,8 @@ async function readKey(options: VerifyOptions): Promise<string> {
 }
 
 /** The body kept with a refusal, as the receiver read it (UTF-8 text of the bytes received). */
-async function refusedBody(digest: string, options: VerifyOptions): Promise<string> {
-  if (!/^[0-9a-fA-F]+$/.test(digest) || digest.length < minDigestPrefix || digest.length > 64) {
-    throw new UsageError(`--refusal must be ${minDigestPrefix} to 64 hex digits of a digest`);
-  }
-  const refusal = await withRefusalsTable(options, async (target) => {
-    const found = await findRefusal(target.client, target.tableName, digest);
-    if (!found) throw new Error(`no kept refusal ${digest} in ${target.description}`);
-    return found;
-  });
-  if (refusal.bodyKept === 'part') {
-    throw new Error(
-      `only the first ${refusal.body.length} of ${refusal.bodyBytes} bytes of that body were kept: ` +
-        'its hash cannot be checked',
-    );
-  }
+async function refusedBody(digest: string, flags: TargetFlags): Promise<string> {
+  const refusal = await wholeRefusal(flags, digest, 'its hash cannot be checked');
   return Buffer.from(refusal.body).toString('utf8');
 }
 
@@ -83,31 +76,66 @@ async function readInput(path: string, what: string): Promise<string> {
   try {
     return path === '-' ? await text(process.stdin) : await readFile(path, 'utf8');
   } catch {
-    throw new InputError(`cannot read ${what} ${path}`);
+    throw new UsageError(`cannot read ${what} ${path}`);
   }
 }
 
-function describe({ received, verified, candidates }: HashExplanation): string {
-  const lines: string[] = [];
-  if (received === undefined) {
-    lines.push('The body carries no hash (absent or empty): nothing to verify.');
-  } else if (verified) {
-    const matched = candidates.find((candidate) => candidate.matches);
-    lines.push(`Verified: the hash matches ${matched?.form ?? 'a rebuilt text'}.`);
-    return `${lines.join('\n')}\n`;
-  } else {
-    lines.push(
-      `Not verified: the hash ${terminalText(received)} matches none of the texts the receiver rebuilds.`,
-      'Likely causes: another key; a proxy that re-serialized the body; a body file that is not',
-      'the exact bytes received. Digests of SHA-256(text + key) for each candidate text:',
-    );
+/** The body's hash (undefined when absent or empty) and the texts the receiver checks it on. */
+function explainHash(rawBody: string): { received?: string; candidates: string[] } {
+  let document: ReturnType<typeof parseStrictJson>;
+  try {
+    document = parseStrictJson(rawBody);
+  } catch (error) {
+    throw new UsageError(`the body is not valid JSON: ${(error as Error).message}`);
   }
+  if (!isJsonObject(document.value)) throw new UsageError('the body is not a JSON object');
+  const hash = document.value.hash;
+  if (hash !== undefined && typeof hash !== 'string') {
+    throw new UsageError('the body\'s "hash" is not a string');
+  }
+  const candidates = hashedTextCandidates(rawBody, document.memberSpans.get('hash'));
+  return { ...(hash ? { received: hash } : {}), candidates };
+}
+
+/** Names a candidate by rebuilding each form the receiver tries and seeing which it is. */
+function formOf(text: string, blanked: string): string {
+  const compact = compactJson(blanked);
+  const forms: [string, string][] = [
+    [blanked, 'the body as received, "hash" blanked'],
+    [compact, 'compact (no white space between tokens)'],
+    [escapeNonAscii(blanked, 'lower'), 'as received, non-ASCII as lowercase \\u escapes'],
+    [escapeNonAscii(blanked, 'upper'), 'as received, non-ASCII as uppercase \\u escapes'],
+    [escapeNonAscii(compact, 'lower'), 'compact, non-ASCII as lowercase \\u escapes'],
+    [escapeNonAscii(compact, 'upper'), 'compact, non-ASCII as uppercase \\u escapes'],
+  ];
+  return forms.find(([candidate]) => candidate === text)?.[1] ?? 'another rebuilt text';
+}
+
+function describe(
+  received: string | undefined,
+  verified: boolean,
+  candidates: readonly string[],
+  digests: readonly string[],
+): string {
+  const blanked = candidates[0] ?? '';
+  if (verified) {
+    const matched = candidates.find((_, index) => digests[index] === received?.toLowerCase());
+    return `Verified: the hash matches ${matched === undefined ? 'a rebuilt text' : formOf(matched, blanked)}.\n`;
+  }
+  const lines =
+    received === undefined
+      ? ['The body carries no hash (absent or empty): nothing to verify.']
+      : [
+          `Not verified: the hash ${terminalText(received)} matches none of the texts the receiver rebuilds.`,
+          'Likely causes: another key; a proxy that re-serialized the body; a body file that is not',
+          'the exact bytes received. Digests of SHA-256(text + key) for each candidate text:',
+        ];
   candidates.forEach((candidate, index) => {
     lines.push(
       '',
-      `${index + 1}. ${candidate.form}`,
-      `   sha256 ${candidate.digest}`,
-      `   text   ${terminalText(candidate.text)}`,
+      `${index + 1}. ${formOf(candidate, blanked)}`,
+      `   sha256 ${digests[index]}`,
+      `   text   ${terminalText(candidate)}`,
     );
   });
   return `${lines.join('\n')}\n`;

@@ -1,11 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { NumberValueImpl as NumberValue, unmarshall } from '@aws-sdk/util-dynamodb';
+import { transactionShape } from '../../lambda/callback/transaction-schema.js';
 import { listAttributes } from '../../lambda/storage/table-definition.js';
 
 /**
- * An item as read back, decoded by the SDK with `wrapNumbers`: a number stays the exact digits
- * DynamoDB returned (a {@link NumberValue}), never a JavaScript number, so a 19-digit id or a
- * 38-digit amount prints as stored.
+ * An item as read back, decoded with `wrapNumbers`: a number stays the exact digits DynamoDB
+ * returned (a {@link NumberValue}), so a 19-digit id or a 38-digit amount prints as stored.
  */
 export type StoredItem = Record<string, unknown>;
 
@@ -21,27 +21,26 @@ declare global {
 }
 
 /**
- * JSON text with numbers as their stored digits (`JSON.rawJSON`). Read it with a parser that keeps
- * big numbers (jq does; `JSON.parse` with a reviver's `context.source` does) to keep them exact.
- * Characters a terminal would act on (see terminal-text.ts) are written as `\uXXXX` escapes:
- * the same JSON value, but safe to print.
+ * JSON text with numbers as their stored digits (read it with a parser that keeps big numbers,
+ * as jq does). Characters a terminal would act on (see terminal-text.ts) become `\uXXXX`
+ * escapes: the same JSON value, but safe to print.
  */
 export function exactJson(value: unknown, indent?: number): string {
   return (JSON.stringify(value, exactValue, indent) ?? 'null').replace(unsafeInJson, jsonEscape);
 }
 
 /**
- * Outside strings JSON text is ASCII, and JSON.stringify already escapes C0 controls inside them,
- * so a match is inside a string; the newlines of indentation are left alone.
+ * Outside strings JSON text is ASCII and JSON.stringify escapes C0 controls inside them, so a
+ * match is inside a string; the newlines of indentation are left alone.
  */
 const unsafeInJson = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 function jsonEscape(char: string): string {
-  let escaped = '';
-  for (let i = 0; i < char.length; i++) {
-    escaped += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  }
-  return escaped;
+  // Code units, not code points: JSON escapes astral characters as surrogate pairs.
+  return char
+    .split('')
+    .map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .join('');
 }
 
 function exactValue(this: unknown, _key: string, value: unknown): unknown {
@@ -56,33 +55,16 @@ export function displayValue(value: unknown): string {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
   if (value instanceof NumberValue) return value.value;
-  return exactJson(value) ?? '';
+  return exactJson(value);
 }
 
 /** The transaction's own fields first, in the gateway's order; then what the receiver added. */
 const leading = [
   'reference',
   'record',
-  'id',
-  'username',
-  'firstName',
-  'lastName',
-  'amount',
-  'currency',
-  'type',
-  'status',
-  'message',
-  'hash',
-  'extra',
-  'conflictOf',
-  'transaction',
-  'receivedAt',
-  'hashResult',
-  'keyId',
-  'requestId',
-  'sourceIp',
-  'fingerprint',
-  'rawBody',
+  ...Object.keys(transactionShape).filter((name) => name !== 'reference'),
+  ...['extra', 'conflictOf', 'transaction', 'receivedAt', 'hashResult', 'keyId', 'requestId'],
+  ...['sourceIp', 'fingerprint', 'rawBody'],
 ];
 
 export function orderAttributes(item: StoredItem): StoredItem {
@@ -94,10 +76,7 @@ export function orderAttributes(item: StoredItem): StoredItem {
   return Object.fromEntries(names.map((name) => [name, item[name]]));
 }
 
-/**
- * What `list`, `export` and the time and user indexes carry for a transaction, in this order:
- * the index keys' own copies (`timeShard`, `usernameKey`) stay out.
- */
+/** What `list`, `export` and the time and user indexes carry (not the index keys' own copies). */
 export const listFields = ['reference', 'receivedAt', ...listAttributes] as const;
 
 export function listRecord(item: StoredItem): StoredItem {

@@ -1,25 +1,29 @@
 import {
+  type AttributeValue,
+  BatchGetItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   paginateQuery,
   paginateScan,
   type QueryCommandInput,
+  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
-import { compareNewestFirst, mergeNewestFirst } from './newest-first.js';
+import { timeShard } from '../../lambda/storage/transaction-item.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
+
+export type Item = Record<string, AttributeValue>;
 
 export interface Filters {
   readonly type?: string;
   readonly status?: string;
 }
 
-/** Where to read and how much per request. */
+/** Where to read, and items per request (`Limit`), so a small `--limit` reads no more. */
 export interface QueryContext {
   readonly client: DynamoDBClient;
   readonly tableName: string;
-  /** Items per request (`Limit`): a `--limit` smaller than a page reads no more than it needs. */
   readonly pageSize?: number;
 }
 
@@ -28,8 +32,7 @@ export async function getTransaction(
   { client, tableName }: QueryContext,
   reference: string,
 ): Promise<{ transaction: StoredItem | undefined; conflicts: StoredItem[] }> {
-  const conflicts: StoredItem[] = [];
-  const [stored] = await Promise.all([
+  const [stored, conflicts] = await Promise.all([
     client.send(
       new GetItemCommand({
         TableName: tableName,
@@ -37,8 +40,8 @@ export async function getTransaction(
         ConsistentRead: true,
       }),
     ),
-    (async () => {
-      for await (const item of queryItems(
+    collect(
+      queryItems(
         { client, tableName },
         {
           TableName: tableName,
@@ -48,15 +51,19 @@ export async function getTransaction(
           ExpressionAttributeValues: { ':reference': { S: reference } },
           ScanIndexForward: false,
         },
-      )) {
-        conflicts.push(item);
-      }
-    })(),
+      ),
+    ),
   ]);
-  // A conflict audit item has a derived key, so a reference never fetches one by accident;
-  // still, only a transaction is shown as the transaction.
+  // A conflict audit item's key is derived, so a reference never fetches one; still, only a
+  // transaction is shown as the transaction.
   const item = stored.Item?.record?.S === 'transaction' ? storedItem(stored.Item) : undefined;
   return { transaction: item, conflicts };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
 }
 
 /** A user's transactions, newest first, from the `byUser` index. */
@@ -79,40 +86,34 @@ export function listByUsername(
 }
 
 /**
- * Transactions received in `[since, until)`, newest first, from the `byTime` index: one range
- * query per shard ({@link timeShards}, whatever the window's length), merged as they are read,
- * so memory holds one page per shard however many items the window has.
+ * Transactions received in the window, newest first, from the `byTime` index: one range query
+ * per shard, whatever the window's length, merged as they are read.
  */
 export function listByTime(
   context: QueryContext,
   window: TimeWindow,
   filters: Filters,
 ): AsyncGenerator<StoredItem> {
-  return mergeNewestFirst(
-    Array.from({ length: timeShards }, (_, shard) =>
-      queryItems(context, {
-        TableName: context.tableName,
-        IndexName: indexNames.byTime,
-        KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
-        ...withFilter(
-          filters,
-          { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
-          {
-            ':shard': { S: String(shard) },
-            ':since': { S: window.since },
-            ':until': { S: window.lastIncluded },
-          },
-        ),
-        ScanIndexForward: false,
-      }),
-    ),
-  );
+  const shard = (index: number) =>
+    queryItems(context, {
+      TableName: context.tableName,
+      IndexName: indexNames.byTime,
+      KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
+      ...withFilter(
+        filters,
+        { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
+        {
+          ':shard': { S: String(index) },
+          ':since': { S: window.since },
+          ':until': { S: window.lastIncluded },
+        },
+      ),
+      ScanIndexForward: false,
+    });
+  return mergeNewestFirst(Array.from({ length: timeShards }, (_, index) => shard(index)));
 }
 
-/**
- * The whole table, read page by page: only on request (`--scan`), never as a fallback. A scan
- * has no order, so it is read to the end and sorted before anything is shown.
- */
+/** The whole table (`--scan`, never a fallback): a scan has no order, so it is sorted whole. */
 export async function* scanTransactions(
   { client, tableName }: QueryContext,
   filters: Filters,
@@ -131,26 +132,23 @@ export async function* scanTransactions(
   yield* items.sort(compareNewestFirst);
 }
 
-/** Every item a query returns, page by page through the SDK's paginator. */
 async function* queryItems(
   { client, pageSize }: QueryContext,
   input: QueryCommandInput,
 ): AsyncGenerator<StoredItem> {
-  const pages = paginateQuery({ client, ...(pageSize ? { pageSize } : {}) }, input);
-  for await (const page of pages) {
+  for await (const page of paginateQuery({ client, ...(pageSize ? { pageSize } : {}) }, input)) {
     for (const item of page.Items ?? []) yield storedItem(item);
   }
 }
 
 /**
- * Adds `--type`/`--status` as a filter expression. `type` and `status` are DynamoDB reserved
- * words, hence the placeholders. Filters apply after the key condition reads, so a filtered
- * query may need more pages to fill a `--limit` (the paginator keeps reading).
+ * `--type`/`--status` as a filter expression (both are reserved words, hence the placeholders).
+ * It applies after the key condition reads, so filling a `--limit` may take more pages.
  */
 function withFilter(
   filters: Filters,
   names: Record<string, string>,
-  values: NonNullable<QueryCommandInput['ExpressionAttributeValues']>,
+  values: Record<string, AttributeValue>,
   conditions: string[] = [],
 ): Pick<
   QueryCommandInput,
@@ -159,19 +157,189 @@ function withFilter(
   const allNames = { ...names };
   const allValues = { ...values };
   const all = [...conditions];
-  if (filters.type) {
-    allNames['#type'] = 'type';
-    allValues[':type'] = { S: filters.type };
-    all.push('#type = :type');
-  }
-  if (filters.status) {
-    allNames['#status'] = 'status';
-    allValues[':status'] = { S: filters.status };
-    all.push('#status = :status');
+  for (const name of ['type', 'status'] as const) {
+    const value = filters[name];
+    if (!value) continue;
+    allNames[`#${name}`] = name;
+    allValues[`:${name}`] = { S: value };
+    all.push(`#${name} = :${name}`);
   }
   return {
     ExpressionAttributeNames: allNames,
     ExpressionAttributeValues: allValues,
     ...(all.length > 0 ? { FilterExpression: all.join(' AND ') } : {}),
   };
+}
+
+/** Newest first; equal times by reference, so the order is total and stable between runs. */
+export function compareNewestFirst(a: StoredItem, b: StoredItem): number {
+  const at = (item: StoredItem) => String(item.receivedAt ?? '');
+  const ref = (item: StoredItem) => String(item.reference ?? '');
+  return at(b).localeCompare(at(a)) || ref(a).localeCompare(ref(b));
+}
+
+/**
+ * Merges newest-first streams into one, reading each only as far as the output has got (one
+ * page per stream in memory). Stopping early closes every stream, which stops its paginator.
+ */
+export async function* mergeNewestFirst(
+  streams: readonly AsyncIterable<StoredItem>[],
+): AsyncGenerator<StoredItem> {
+  const iterators = streams.map((stream) => stream[Symbol.asyncIterator]());
+  try {
+    const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
+    for (;;) {
+      let best = -1;
+      heads.forEach((head, index) => {
+        const current = heads[best];
+        if (head.done) return;
+        if (!current || current.done || compareNewestFirst(head.value, current.value) < 0) {
+          best = index;
+        }
+      });
+      const winner = heads[best];
+      if (!winner || winner.done) return;
+      yield winner.value;
+      heads[best] = await (iterators[best] as AsyncIterator<StoredItem>).next();
+    }
+  } finally {
+    await Promise.all(iterators.map((iterator) => iterator.return?.()));
+  }
+}
+
+/** The first `limit` items of a stream, then stops it. */
+export async function* take<T>(stream: AsyncIterable<T>, limit: number): AsyncGenerator<T> {
+  if (limit <= 0) return;
+  let count = 0;
+  for await (const item of stream) {
+    yield item;
+    if (++count >= limit) return;
+  }
+}
+
+/** BatchGetItem's limit of keys per request. */
+export const maxKeysPerBatch = 100;
+
+/**
+ * The transaction items among `references` (at most 100), by key with consistent reads: how
+ * reconcile finds a report row received outside the window, and how replay finds its items.
+ */
+export async function itemsByReference(
+  client: DynamoDBClient,
+  tableName: string,
+  references: readonly string[],
+): Promise<Map<string, Item>> {
+  if (references.length > maxKeysPerBatch) {
+    throw new RangeError(`at most ${maxKeysPerBatch} references per lookup`);
+  }
+  const found = new Map<string, Item>();
+  let keys: Item[] = [...new Set(references)].map((reference) => ({
+    [attributes.reference]: { S: reference },
+  }));
+  while (keys.length > 0) {
+    const output = await client.send(
+      new BatchGetItemCommand({
+        RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+      }),
+    );
+    for (const item of output.Responses?.[tableName] ?? []) {
+      const reference = item[attributes.reference]?.S;
+      if (item.record?.S === 'transaction' && reference) found.set(reference, item);
+    }
+    // Keys DynamoDB did not get to (throttling, 16 MB) come back to be asked again.
+    keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  }
+  return found;
+}
+
+/** Every transaction item received in the window, whole: the index entries read back by key. */
+export async function* itemsInWindow(
+  client: DynamoDBClient,
+  tableName: string,
+  window: TimeWindow,
+): AsyncGenerator<Item> {
+  let references: string[] = [];
+  const readBack = async function* () {
+    const found = await itemsByReference(client, tableName, references);
+    for (const reference of references) {
+      const item = found.get(reference);
+      if (item) yield item;
+    }
+    references = [];
+  };
+  for await (const entry of listByTime({ client, tableName }, window, {})) {
+    references.push(String(entry.reference));
+    if (references.length === maxKeysPerBatch) yield* readBack();
+  }
+  if (references.length > 0) yield* readBack();
+}
+
+/**
+ * The conflict audit items, all or those received in `window`. The `byConflictOf` index is
+ * sparse, so reading all of it costs the conflicts, not the table.
+ */
+export async function* conflictItems(
+  client: DynamoDBClient,
+  tableName: string,
+  window?: TimeWindow,
+): AsyncGenerator<Item> {
+  const inWindow = window && {
+    FilterExpression: '#at BETWEEN :since AND :until',
+    ExpressionAttributeNames: { '#at': attributes.receivedAt },
+    ExpressionAttributeValues: {
+      ':since': { S: window.since },
+      ':until': { S: window.lastIncluded },
+    },
+  };
+  for await (const page of paginateScan(
+    { client },
+    { TableName: tableName, IndexName: indexNames.byConflictOf, ...inWindow },
+  )) {
+    yield* page.Items ?? [];
+  }
+}
+
+/**
+ * Upgrading from the day-bucket index: gives every transaction written before `byTime` existed
+ * its `timeShard`. Reads only the keys of items that lack it and writes conditionally, so running
+ * it again (or beside the receiver) is harmless. Returns how many items it updated.
+ */
+export async function backfillTimeShard(
+  client: DynamoDBClient,
+  tableName: string,
+): Promise<number> {
+  let updated = 0;
+  const names = { '#shard': attributes.timeShard, '#reference': attributes.reference };
+  const pages = paginateScan(
+    { client },
+    {
+      TableName: tableName,
+      FilterExpression: '#record = :transaction AND attribute_not_exists(#shard)',
+      ProjectionExpression: '#reference',
+      ExpressionAttributeNames: { ...names, '#record': 'record' },
+      ExpressionAttributeValues: { ':transaction': { S: 'transaction' } },
+    },
+  );
+  for await (const page of pages) {
+    for (const key of page.Items ?? []) {
+      const reference = key[attributes.reference]?.S;
+      if (reference === undefined) continue;
+      const update = new UpdateItemCommand({
+        TableName: tableName,
+        Key: { [attributes.reference]: { S: reference } },
+        UpdateExpression: 'SET #shard = :shard',
+        ConditionExpression: 'attribute_exists(#reference) AND attribute_not_exists(#shard)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':shard': { S: String(timeShard(reference)) } },
+      });
+      await client.send(update).then(
+        () => updated++,
+        (error: unknown) => {
+          // Another run set it meanwhile: nothing left to do for this item.
+          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        },
+      );
+    }
+  }
+  return updated;
 }

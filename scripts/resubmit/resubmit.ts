@@ -1,110 +1,111 @@
 /**
- * `npm run resubmit -- <refusal>`: sends a kept refusal's body again, byte for byte, to a
- * receiver (after a fix, local or deployed) and reports the new answer.
+ * `npm run resubmit -- <refusal>`: sends a kept refusal's body again, byte for byte, with its
+ * Content-Type, to a receiver (after a fix, local or deployed) and reports the new answer.
  */
-import { InvalidArgumentError } from 'commander';
-import { findRefusal, type KeptRefusal, minDigestPrefix } from '../query/refusal-queries.js';
-import { withRefusalsTable } from '../query/refusals-target.js';
-import { UsageError } from '../shared/cli-errors.js';
+import {
+  digestPrefix,
+  type KeptRefusal,
+  minDigestPrefix,
+  wholeRefusal,
+} from '../query/kept-refusals.js';
+import { type TargetFlags, withTableOptions } from '../query/query-target.js';
+import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { describeSendFailure, sendKeptBody } from './send-kept-body.js';
 
-interface Flags {
+interface Flags extends TargetFlags {
   readonly url?: string;
   readonly key?: string;
-  readonly table?: string;
-  readonly endpoint?: string;
   readonly contentType?: string;
   readonly timeoutMs: number;
 }
 
-const program = commandProgram(
-  'resubmit',
-  "Send a kept refusal's body again and report the answer.",
-)
-  .argument(
-    '<refusal>',
-    `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
-  )
-  .option('--url <url>', 'callback URL (default: the running npm start server)', httpUrl)
-  .option('--key <key>', 'x-api-key (default for a local URL: the key local mode accepts)')
-  .option('--table <name>', 'a deployed refusals table (stack output RefusalsTableName)')
-  .option('--endpoint <url>', 'a DynamoDB-compatible endpoint (default AWS_ENDPOINT_URL_DYNAMODB)')
-  .option('--content-type <type>', 'instead of the kept Content-Type')
-  .option('--timeout-ms <n>', 'for the request', positiveInteger, 10_000)
-  .addHelpText(
-    'after',
-    `
+const program = withTableOptions(
+  commandProgram('resubmit', "Send a kept refusal's body again and report the answer.")
+    .argument(
+      '<refusal>',
+      `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
+    )
+    .option('--url <url>', 'callback URL (default: the running npm start server)', (value) =>
+      httpUrl('--url', value),
+    )
+    .option('--key <key>', 'x-api-key (default for a local URL: the key local mode accepts)')
+    .option('--content-type <type>', 'instead of the kept Content-Type')
+    .option(
+      '--timeout-ms <n>',
+      'for the request',
+      (value) => positiveInteger('--timeout-ms', value),
+      10_000,
+    )
+    .addHelpText(
+      'after',
+      `
 Exit code 0 when the receiver answers 2xx, 1 when it refuses again or cannot be reached, 2 for a
 usage error. The key is sent only as x-api-key; it is never printed.`,
-  )
-  .action(async (digest: string, flags: Flags) => {
-    if (!/^[0-9a-fA-F]+$/.test(digest) || digest.length < minDigestPrefix || digest.length > 64) {
-      throw new UsageError(`<refusal> must be ${minDigestPrefix} to 64 hex digits of a digest`);
-    }
-    const data = localData(process.env.DATA_DIR);
-    const server = await runningServer(data);
-    const url = flags.url ?? server?.url;
-    if (!url) {
-      throw new UsageError('no running npm start server found: pass --url <callback URL>');
-    }
-    const key = flags.key ?? (isLoopbackUrl(url) ? await localApiKey(data) : undefined);
-    if (!key) throw new UsageError(`pass --key <API key> for ${url}`);
+    ),
+  'a deployed refusals table (stack output RefusalsTableName)',
+).action(async (digest: string, flags: Flags) => {
+  const wanted = digestPrefix('<refusal>', digest);
+  const data = localData(process.env.DATA_DIR);
+  const url = flags.url ?? (await runningServer(data))?.url;
+  if (!url) throw new UsageError('no running npm start server found: pass --url <callback URL>');
+  const key = flags.key ?? (isLoopbackUrl(url) ? await localApiKey(data) : undefined);
+  if (!key) throw new UsageError(`pass --key <API key> for ${url}`);
 
-    const refusal = await readRefusal(digest, flags);
-    if (refusal.bodyKept === 'part') {
-      throw new Error(
-        `only the first ${refusal.body.length} of ${refusal.bodyBytes} bytes were kept (the body ` +
-          'was over the size limit): it cannot be sent again as it was.',
-      );
-    }
-    let answer: Awaited<ReturnType<typeof sendKeptBody>>;
-    try {
-      answer = await sendKeptBody(refusal, {
-        url,
-        key,
-        timeoutMs: flags.timeoutMs,
-        ...(flags.contentType ? { contentType: flags.contentType } : {}),
-      });
-    } catch (error) {
-      throw new Error(describeSendFailure(error, url), { cause: error });
-    }
-    const was = `was ${refusal.status} ${refusal.problem}`;
-    const now = [answer.status, answer.outcome ?? answer.title, answer.detail]
-      .filter((part) => part !== undefined)
-      .join(' ');
-    const line = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'}) ${was}; now ${now}`;
-    process.stdout.write(`${terminalText(line)}\n`);
-    if (answer.status < 200 || answer.status > 299) process.exitCode = 1;
+  const refusal = await wholeRefusal(flags, wanted, 'it cannot be sent again as it was');
+  const answer = await send(refusal, url, key, flags).catch((error: unknown) => {
+    throw new Error(sendFailure(error, url), { cause: error });
   });
+  const now = [answer.status, answer.outcome ?? answer.title, answer.detail].filter(
+    (part) => part !== undefined,
+  );
+  const was = `was ${refusal.status} ${refusal.problem}`;
+  const line = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'}) ${was}; now ${now.join(' ')}`;
+  process.stdout.write(`${terminalText(line)}\n`);
+  if (answer.status < 200 || answer.status > 299) process.exitCode = 1;
+});
+
+/** The same delivery the gateway made, judged by the receiver as it is now. */
+async function send(refusal: KeptRefusal, url: string, key: string, flags: Flags) {
+  const [, kept] =
+    Object.entries(refusal.headers).find(([name]) => name.toLowerCase() === 'content-type') ?? [];
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': flags.contentType ?? kept ?? 'application/json', 'x-api-key': key },
+    body: refusal.body,
+    signal: AbortSignal.timeout(flags.timeoutMs),
+  });
+  let problem: { title?: unknown; detail?: unknown } = {};
+  try {
+    problem = JSON.parse(await response.text()) as typeof problem;
+  } catch {
+    // Not problem JSON (a proxy's page, say): the status alone is the answer.
+  }
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return {
+    status: response.status,
+    /** `recorded` or `duplicate` on a 204; on a refusal, the problem's title and detail. */
+    outcome: response.headers.get('x-callback-outcome') ?? undefined,
+    title: text(problem.title),
+    detail: text(problem.detail),
+  };
+}
+
+/** Why a request got no answer, in one line: the network error's code, not a stack. */
+function sendFailure(error: unknown, url: string): string {
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `no answer from ${url} in time`;
+  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
+  switch (cause?.code) {
+    case 'ECONNREFUSED':
+      return `connection refused by ${url}: is the receiver running there?`;
+    case 'ENOTFOUND':
+      return `the host of ${url} was not found (DNS)`;
+    default:
+      return `could not reach ${url}: ${cause?.code ?? cause?.message ?? String(error)}`;
+  }
+}
 
 await runProgram(program, 'resubmit');
-
-async function readRefusal(digest: string, flags: Flags): Promise<KeptRefusal> {
-  return withRefusalsTable(flags, async (target) => {
-    const refusal = await findRefusal(target.client, target.tableName, digest);
-    if (!refusal) throw new Error(`no kept refusal ${digest} in ${target.description}`);
-    return refusal;
-  });
-}
-
-function httpUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('must be an absolute http or https URL.');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new InvalidArgumentError('must be an http or https URL.');
-  }
-  return value;
-}
-
-function positiveInteger(value: string): number {
-  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a positive integer.');
-  return Number(value);
-}

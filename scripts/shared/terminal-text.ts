@@ -1,9 +1,7 @@
 /**
- * Stored strings come from outside (the gateway, or whoever holds a key): before one reaches a
- * terminal, every character that could move the cursor, recolour the screen, reorder text or
- * hide itself is shown as a visible escape. That covers C0 and C1 controls (ESC, CSI U+009B),
- * bidi controls (U+202E), zero-width and other format characters (U+200B..U+200F, U+FEFF, tag
- * characters) and the line and paragraph separators U+2028/U+2029.
+ * Stored strings come from outside: every character that could move the cursor, recolour the
+ * screen, reorder text or hide itself (C0/C1 controls, bidi and zero-width format characters,
+ * U+2028/U+2029) is shown as a visible escape before it reaches a terminal.
  */
 const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 

@@ -2,31 +2,16 @@ import Table from 'cli-table3';
 import { terminalText } from './terminal-text.js';
 
 /** No rules, two spaces between columns: the tools' tables read like `ls -l`, and copy cleanly. */
+const rules = [
+  ...['top', 'bottom'].flatMap((edge) => [edge, `${edge}-mid`, `${edge}-left`, `${edge}-right`]),
+  ...['left', 'mid', 'right'].flatMap((edge) => [edge, `${edge}-mid`]),
+];
 const plain = {
-  chars: {
-    top: '',
-    'top-mid': '',
-    'top-left': '',
-    'top-right': '',
-    bottom: '',
-    'bottom-mid': '',
-    'bottom-left': '',
-    'bottom-right': '',
-    left: '',
-    'left-mid': '',
-    mid: '',
-    'mid-mid': '',
-    right: '',
-    'right-mid': '',
-    middle: '  ',
-  },
+  chars: { ...Object.fromEntries(rules.map((name) => [name, ''])), middle: '  ' },
   style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
 };
 
-/**
- * A table for a terminal: every cell escaped (see terminal-text.ts), columns sized by display
- * width (cli-table3 measures with string-width, so CJK and emoji keep columns aligned).
- */
+/** Every cell escaped; cli-table3 sizes columns by display width, so CJK and emoji align. */
 export function textTable(
   head: readonly string[],
   rows: readonly (readonly string[])[],
@@ -37,12 +22,8 @@ export function textTable(
     head: head.map(terminalText),
     colAligns: head.map((_, column) => (options.alignRight?.includes(column) ? 'right' : 'left')),
   });
-  for (const row of rows) table.push(row.map(terminalText));
-  return `${table
-    .toString()
-    .split('\n')
-    .map((line) => line.trimEnd())
-    .join('\n')}\n`;
+  table.push(...rows.map((row) => row.map(terminalText)));
+  return `${table.toString().replace(/ +$/gm, '')}\n`;
 }
 
 /** `name  value` lines (a detail view), names padded to one column, values escaped. */

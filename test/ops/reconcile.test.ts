@@ -17,12 +17,8 @@ import {
   type Finding,
   type ReconcileSummary,
   reconcile,
+  tableSources,
 } from '../../scripts/ops/reconciliation.js';
-import {
-  keptConflicts,
-  recordedByReference,
-  recordedInWindow,
-} from '../../scripts/ops/recorded-transactions.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { recordOf } from '../events/stream-records.js';
@@ -204,20 +200,10 @@ async function run(
   table: TestTable,
   report: AsyncIterable<ReportRow>,
 ): Promise<{ findings: Finding[]; summary: ReconcileSummary }> {
-  const { client, tableName } = table;
-  const generator = reconcile({
-    report,
-    recorded: recordedInWindow(client, tableName, window),
-    lookup: (references) => recordedByReference(client, tableName, references),
-    conflicts: keptConflicts(client, tableName),
-  });
   const findings: Finding[] = [];
-  let step = await generator.next();
-  while (!step.done) {
-    findings.push(step.value);
-    step = await generator.next();
-  }
-  return { findings, summary: step.value };
+  const sources = { report, ...tableSources(table.client, table.tableName, window) };
+  const summary = await reconcile(sources, (finding) => findings.push(finding));
+  return { findings, summary };
 }
 
 const rows = (text: string, format: ReportFormat) => readReport(Readable.from([text]), format);

@@ -14,7 +14,7 @@ import { publishStreamRecords } from '../../lambda/events/publish-stream-records
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { redriveQueue } from '../../scripts/ops/redrive-queue.js';
-import { replayTransactions } from '../../scripts/ops/replay-transactions.js';
+import { replayTransactions } from '../../scripts/ops/republish.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import { type EntryRule, fakeEventBridge } from '../events/fake-eventbridge.js';
 import { recordOf } from '../events/stream-records.js';

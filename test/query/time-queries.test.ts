@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeShards } from '../../lambda/storage/table-definition.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
-import { backfillTimeShard } from '../../scripts/query/backfill-time-shard.js';
 import type { StoredItem } from '../../scripts/query/stored-item.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import {
+  backfillTimeShard,
   listByTime,
   listByUsername,
   type QueryContext,

@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
-import { findRefusal, listRefusals } from '../../scripts/query/refusal-queries.js';
+import { findRefusal, listRefusals } from '../../scripts/query/kept-refusals.js';
 import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
 import { storedItem } from '../support/stored-items.js';

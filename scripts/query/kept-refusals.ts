@@ -5,6 +5,9 @@ import {
   paginateScan,
 } from '@aws-sdk/client-dynamodb';
 import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import { UsageError } from '../shared/cli-errors.js';
+import { textTable } from '../shared/text-table.js';
+import { type TargetFlags, withTarget } from './query-target.js';
 
 /** A kept refusal as the tools show it (see lambda/refusals/refusal-item.ts for the item). */
 export interface KeptRefusal {
@@ -29,21 +32,14 @@ export interface KeptRefusal {
   readonly expiresAt: string;
 }
 
-export interface RefusalFilters {
-  /** ISO-8601: last delivered at or after. */
-  readonly since?: string;
-  readonly reference?: string;
-}
-
 /**
- * Every kept refusal matching the filters, newest last delivery first. A scan: the table holds
- * only refusals within their retention (one item per distinct body), so it stays small; it is
- * read in full pages and filtered by the engine.
+ * The kept refusals last delivered at or after `since` and naming `reference`, newest first. A
+ * scan: the table holds one item per distinct body within its retention, so it stays small.
  */
 export async function listRefusals(
   client: DynamoDBClient,
   tableName: string,
-  filters: RefusalFilters,
+  filters: { readonly since?: string; readonly reference?: string },
 ): Promise<KeptRefusal[]> {
   const conditions: string[] = [];
   const names: Record<string, string> = {};
@@ -54,26 +50,19 @@ export async function listRefusals(
     values[':since'] = { S: filters.since };
   }
   if (filters.reference !== undefined) {
-    // `reference` is a reserved word in DynamoDB expressions.
-    conditions.push('#reference = :reference');
+    conditions.push('#reference = :reference'); // a reserved word
     names['#reference'] = 'reference';
     values[':reference'] = { S: filters.reference };
   }
+  const filter = conditions.length > 0 && {
+    FilterExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
   const refusals: KeptRefusal[] = [];
-  const pages = paginateScan(
-    { client },
-    {
-      TableName: tableName,
-      ...(conditions.length > 0
-        ? {
-            FilterExpression: conditions.join(' AND '),
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-          }
-        : {}),
-    },
-  );
-  for await (const page of pages) for (const item of page.Items ?? []) refusals.push(kept(item));
+  for await (const page of paginateScan({ client }, { TableName: tableName, ...filter })) {
+    refusals.push(...(page.Items ?? []).map(kept));
+  }
   return refusals.sort(
     (a, b) => b.lastReceivedAt.localeCompare(a.lastReceivedAt) || a.digest.localeCompare(b.digest),
   );
@@ -82,10 +71,40 @@ export async function listRefusals(
 /** Shortest digest prefix accepted: shorter ones too easily name more than one refusal. */
 export const minDigestPrefix = 8;
 
+/** `<refusal>`/`--refusal`: a digest, or the first hex digits of one as `query refused` shows. */
+export function digestPrefix(option: string, digest: string): string {
+  if (!/^[0-9a-fA-F]+$/.test(digest) || digest.length < minDigestPrefix || digest.length > 64) {
+    throw new UsageError(`${option} must be ${minDigestPrefix} to 64 hex digits of a digest`);
+  }
+  return digest.toLowerCase();
+}
+
 /**
- * The refusal whose digest is `digest`, or starts with it (as the list table shows the first 16
- * hex digits). Throws when a prefix names more than one.
+ * The kept refusal `digest` names, with its whole body: verify and resubmit need every byte, so
+ * a body kept only in part (it was over the size limit) is an error that says `why` it matters.
  */
+export async function wholeRefusal(
+  flags: TargetFlags,
+  digest: string,
+  why: string,
+): Promise<KeptRefusal> {
+  const refusal = await withTarget(
+    flags,
+    async (target) => {
+      const found = await findRefusal(target.client, target.tableName, digest);
+      if (!found) throw new Error(`no kept refusal ${digest} in ${target.description}`);
+      return found;
+    },
+    'refusals',
+  );
+  if (refusal.bodyKept === 'part') {
+    const kept = `${refusal.body.length} of ${refusal.bodyBytes} bytes`;
+    throw new Error(`only the first ${kept} of that body were kept: ${why}`);
+  }
+  return refusal;
+}
+
+/** The refusal whose digest is or starts with `digest`; throws when a prefix names several. */
 export async function findRefusal(
   client: DynamoDBClient,
   tableName: string,
@@ -136,4 +155,41 @@ function kept(item: Record<string, AttributeValue>): KeptRefusal {
     sourceIp: text('sourceIp') ?? '',
     expiresAt: new Date(number(refusalsTable.expiresAt) * 1000).toISOString(),
   };
+}
+
+/** One line per kept refusal; every cell escaped for the terminal by textTable. */
+export function refusalTable(refusals: readonly KeptRefusal[]): string {
+  if (refusals.length === 0) return '(no kept refusals)\n';
+  const head = ['Last received', 'Times', 'Status', 'Problem', 'Reference', 'Bytes', 'Digest'];
+  const rows = refusals.map((refusal) => [
+    refusal.lastReceivedAt,
+    String(refusal.deliveries),
+    String(refusal.status),
+    refusal.problem,
+    refusal.reference ?? '',
+    `${refusal.bodyBytes}${refusal.bodyKept === 'part' ? ' (part kept)' : ''}`,
+    refusal.digest.slice(0, 16),
+  ]);
+  const count = `${refusals.length} kept refusal${refusals.length === 1 ? '' : 's'}\n`;
+  return textTable(head, rows, { alignRight: [1, 5] }) + count;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** JSON for scripts: the body as text when it is UTF-8, and always as base64 (byte exact). */
+export function refusalJson(refusals: readonly KeptRefusal[]): string {
+  const shown = refusals.map(({ body, ...refusal }) => {
+    let text: string | undefined;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      // Not UTF-8: only base64 shows it faithfully.
+    }
+    return {
+      ...refusal,
+      ...(text !== undefined ? { body: text } : {}),
+      bodyBase64: Buffer.from(body).toString('base64'),
+    };
+  });
+  return `${JSON.stringify(shown, null, 2)}\n`;
 }
