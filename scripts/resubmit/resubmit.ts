@@ -11,6 +11,7 @@ import {
 import { type TargetFlags, withTableOptions } from '../query/query-target.js';
 import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
+import { explainNetworkFailure } from '../shared/delivery-failure.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
 import { terminalText } from '../shared/terminal-text.js';
@@ -56,7 +57,7 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
 
   const refusal = await wholeRefusal(flags, wanted, 'it cannot be sent again as it was');
   const answer = await send(refusal, url, key, flags).catch((error: unknown) => {
-    throw new Error(sendFailure(error, url), { cause: error });
+    throw new Error(explainNetworkFailure(error, url, flags.timeoutMs), { cause: error });
   });
   const now = [answer.status, answer.outcome ?? answer.title, answer.detail].filter(
     (part) => part !== undefined,
@@ -91,21 +92,6 @@ async function send(refusal: KeptRefusal, url: string, key: string, flags: Flags
     title: text(problem.title),
     detail: text(problem.detail),
   };
-}
-
-/** Why a request got no answer, in one line: the network error's code, not a stack. */
-function sendFailure(error: unknown, url: string): string {
-  if (error instanceof Error && error.name === 'TimeoutError')
-    return `no answer from ${url} in time`;
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  switch (cause?.code) {
-    case 'ECONNREFUSED':
-      return `connection refused by ${url}: is the receiver running there?`;
-    case 'ENOTFOUND':
-      return `the host of ${url} was not found (DNS)`;
-    default:
-      return `could not reach ${url}: ${cause?.code ?? cause?.message ?? String(error)}`;
-  }
 }
 
 await runProgram(program, 'resubmit');

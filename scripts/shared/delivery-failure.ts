@@ -1,4 +1,4 @@
-import { terminalText } from '../shared/terminal-text.js';
+import { terminalText } from './terminal-text.js';
 
 /** What to do about each refusal, by status; the receiver's problem title says what happened. */
 const advice: Readonly<Record<number, string>> = {
@@ -38,7 +38,7 @@ export function explainAnswer(response: Response, text: string) {
   };
 }
 
-/** No answer at all: why, in the words of someone who has to fix it. */
+/** No answer at all (simulate, resubmit): why, in the words of someone who has to fix it. */
 export function explainNetworkFailure(error: unknown, url: string, timeoutMs: number): string {
   const { host, hostname } = new URL(url);
   if (error instanceof Error && error.name === 'TimeoutError') {
