@@ -9,7 +9,6 @@ import { maxDepth } from '../../lambda/json/strict-json.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -19,6 +18,7 @@ import {
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';
 import { receiverWith } from '../support/receiver.js';
+import { recordRequests } from '../support/request-counter.js';
 import { scanAll, storedItem } from '../support/stored-items.js';
 import { contentKey, type ExactNumber, hashMember, parseExact } from './support/exact-json.js';
 import { type KeyRing, type PreparedRequest, prepare } from './support/hostile-oracle.js';

@@ -15,11 +15,11 @@ import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transact
 import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
 import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
 import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';
 import { receiverEntry, receiverWith } from '../support/receiver.js';
+import { recordRequests } from '../support/request-counter.js';
 import { findSecretComparisons } from './support/secret-comparisons.js';
 
 // Every call of timingSafeEqual made by the receiver's code, passed through to the real one.

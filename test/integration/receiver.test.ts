@@ -4,10 +4,10 @@ import { acceptedKey } from '../../lambda/auth/accepted-keys.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
 import { serialize } from '../../scripts/shared/gateway-signer.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestTable, engines } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { recordRequests } from '../support/request-counter.js';
 import { storedItem } from '../support/stored-items.js';
 
 describe.each(engines)('the receiver on %s', (engine) => {

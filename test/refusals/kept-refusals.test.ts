@@ -7,7 +7,6 @@ import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { keptPartBytes } from '../../lambda/refusals/refusals-table.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -16,6 +15,7 @@ import {
 } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
+import { recordRequests } from '../support/request-counter.js';
 import { storedItem } from '../support/stored-items.js';
 
 const digestOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { findRefusal, listRefusals } from '../../scripts/query/kept-refusals.js';
-import { recordRequests } from '../../scripts/shared/request-counter.js';
 import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
+import { recordRequests } from '../support/request-counter.js';
 import { storedItem } from '../support/stored-items.js';
 
 function refusal(body: string, overrides: Partial<RefusalRecord> = {}): RefusalRecord {

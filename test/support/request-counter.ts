@@ -4,7 +4,7 @@ let counters = 0;
 
 /**
  * Records the name of every command `client` sends from now on (as `PutItem`, `GetItem`, ...),
- * counted at the SDK client as the benchmark counts them. `stop()` removes the recorder.
+ * counted at the SDK client as bench/measure/request-counts.ts counts them. `stop()` removes it.
  */
 export function recordRequests(client: DynamoDBClient) {
   const names: string[] = [];
