@@ -22,7 +22,7 @@ import { UsageError } from '../shared/cli-errors.js';
 import {
   type Destination,
   insertRecord,
-  lambdaImage,
+  lambdaJson,
   type RepublishOutcome,
   republish,
 } from './republish.js';
@@ -205,30 +205,9 @@ async function readStreamBatch(
   );
 }
 
-/** The stream API's record as Lambda delivers it: creation time in epoch seconds, ARN added. */
+/** The stream API's record as Lambda delivers it (see lambdaJson), with the stream's ARN. */
 export function lambdaRecord(record: StreamApiRecord, streamArn: string): DynamoDBRecord {
-  const {
-    ApproximateCreationDateTime: created,
-    NewImage,
-    OldImage,
-    Keys,
-    ...rest
-  } = record.dynamodb ?? {};
-  return {
-    ...(record.eventID ? { eventID: record.eventID } : {}),
-    ...(record.eventName ? { eventName: record.eventName } : {}),
-    ...(record.eventVersion ? { eventVersion: record.eventVersion } : {}),
-    ...(record.eventSource ? { eventSource: record.eventSource } : {}),
-    ...(record.awsRegion ? { awsRegion: record.awsRegion } : {}),
-    eventSourceARN: streamArn,
-    dynamodb: {
-      ...rest,
-      ...(Keys ? { Keys: lambdaImage(Keys) } : {}),
-      ...(NewImage ? { NewImage: lambdaImage(NewImage) } : {}),
-      ...(OldImage ? { OldImage: lambdaImage(OldImage) } : {}),
-      ...(created ? { ApproximateCreationDateTime: created.getTime() / 1000 } : {}),
-    },
-  };
+  return { ...lambdaJson<DynamoDBRecord>(record), eventSourceARN: streamArn };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBRecord } from 'aws-lambda';
+import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { EventBridgePublisher, type EventPublisher } from '../../lambda/events/event-publisher.js';
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
@@ -82,7 +82,7 @@ export async function republish(
  * changes an item once written, so the item is exactly that record's new image.
  */
 export function insertRecord(item: Item): DynamoDBRecord {
-  const image = lambdaImage(item);
+  const image = lambdaJson<Record<string, LambdaAttribute>>(item);
   const key = image.reference;
   return {
     eventName: 'INSERT',
@@ -90,14 +90,17 @@ export function insertRecord(item: Item): DynamoDBRecord {
   };
 }
 
-/** The SDK's attribute values in the Lambda event's JSON form, where binary is base64 text. */
-export function lambdaImage(
-  item: Item,
-): NonNullable<NonNullable<DynamoDBRecord['dynamodb']>['NewImage']> {
+/**
+ * The SDK's shapes as a Lambda event carries them: the same JSON, except binary as base64 text
+ * and times as epoch seconds.
+ */
+export function lambdaJson<T>(value: unknown): T {
   return JSON.parse(
-    JSON.stringify(item, (_name, value) =>
-      value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value,
-    ),
+    JSON.stringify(value, function (this: Record<string, unknown>, name, json) {
+      const original = this[name];
+      if (original instanceof Date) return original.getTime() / 1000;
+      return original instanceof Uint8Array ? Buffer.from(original).toString('base64') : json;
+    }),
   );
 }
 

@@ -19,7 +19,8 @@ const newestFirst = [...records].sort((a, b) => b.receivedAt.localeCompare(a.rec
 describe('npm run query (list, export, summary)', () => {
   let table: TestTable;
   let env: Record<string, string>;
-  const query = (...args: string[]) => runScript('query', args, env);
+  /** A command line as typed after `npm run query --` (no argument holds a space). */
+  const query = (line: string) => runScript('query', line.split(' '), env);
   beforeAll(async () => {
     table = await createTestTable(engine);
     env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
@@ -28,7 +29,7 @@ describe('npm run query (list, export, summary)', () => {
   afterAll(() => table?.drop());
 
   it('export --format csv writes every transaction of the window, newest first, digits exact', async () => {
-    const { code, stdout } = await query('export', '--since', '2026-11-18', '--format', 'csv');
+    const { code, stdout } = await query('export --since 2026-11-18 --format csv');
 
     expect(code).toBe(0);
     const rows = parse(stdout, { columns: true }) as Record<string, string>[];
@@ -59,13 +60,7 @@ describe('npm run query (list, export, summary)', () => {
 
   it('export --format jsonl writes one JSON object a line, numbers as stored', async () => {
     const { code, stdout } = await query(
-      'export',
-      '--since',
-      '2026-11-19',
-      '--until',
-      '2026-11-20',
-      '--format',
-      'jsonl',
+      'export --since 2026-11-19 --until 2026-11-20 --format jsonl',
     );
 
     expect(code).toBe(0);
@@ -78,7 +73,7 @@ describe('npm run query (list, export, summary)', () => {
   });
 
   it('summary --format json gives one row per currency, type and status, counts adding up', async () => {
-    const { code, stdout } = await query('summary', '--since', '2026-11-18', '--format', 'json');
+    const { code, stdout } = await query('summary --since 2026-11-18 --format json');
 
     expect(code).toBe(0);
     const rows = JSON.parse(stdout) as Record<string, unknown>[];
@@ -90,15 +85,7 @@ describe('npm run query (list, export, summary)', () => {
   });
 
   it('summary --by day --format csv adds the day column', async () => {
-    const { code, stdout } = await query(
-      'summary',
-      '--since',
-      '2026-11-18',
-      '--by',
-      'day',
-      '--format',
-      'csv',
-    );
+    const { code, stdout } = await query('summary --since 2026-11-18 --by day --format csv');
 
     expect(code).toBe(0);
     const rows = parse(stdout, { columns: true }) as Record<string, string>[];
@@ -106,7 +93,7 @@ describe('npm run query (list, export, summary)', () => {
   });
 
   it('list shows a hostile username escaped, never its control or bidi characters', async () => {
-    const { code, stdout } = await query('list', '--since', '2026-11-18', '--limit', '5');
+    const { code, stdout } = await query('list --since 2026-11-18 --limit 5');
 
     expect(code).toBe(0);
     expect(stdout).toContain('mallory\\u009b2J\\u202etxt.exe\\u2028');
@@ -115,13 +102,13 @@ describe('npm run query (list, export, summary)', () => {
   });
 
   it.each([
-    [['list', '--since', '2026-11-18', '--format', 'xml'], /--format/],
-    [['summary'], /--since/],
-    [['export', '--since', '2026-11-18', '--scan'], /unknown option/],
-    [['list', '--since', '2999-01-01'], /--since 2999-01-01 is in the future/],
-    [['nonsense'], /unknown command/],
-  ])('exits 2 with a usage message for %j', async (args, message) => {
-    const { code, stderr } = await query(...args);
+    ['list --since 2026-11-18 --format xml', /--format/],
+    ['summary', /--since/],
+    ['export --since 2026-11-18 --scan', /unknown option/],
+    ['list --since 2999-01-01', /--since 2999-01-01 is in the future/],
+    ['nonsense', /unknown command/],
+  ])('exits 2 with a usage message for %s', async (args, message) => {
+    const { code, stderr } = await query(args);
 
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
