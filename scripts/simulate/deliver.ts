@@ -13,13 +13,8 @@ export interface RetryPolicy {
 }
 
 export interface DeliveryResult {
-  /** Each attempt's status (none when no response came), outcome or network error. */
-  readonly attempts: readonly {
-    status?: number;
-    outcome?: string;
-    error?: string;
-    latencyMs: number;
-  }[];
+  /** Each attempt's status, or its network error when no response came. */
+  readonly attempts: readonly { status?: number; error?: string; latencyMs: number }[];
   /** The last attempt's; undefined when every attempt failed without a response. */
   readonly status?: number;
   /** `x-callback-outcome` of a 2xx: `recorded` or `duplicate`. */
@@ -73,7 +68,7 @@ export async function deliver(
     }
     const { status } = response;
     const outcome = response.headers.get('x-callback-outcome') ?? undefined;
-    attempts.push({ latencyMs: performance.now() - started, status, outcome });
+    attempts.push({ latencyMs: performance.now() - started, status });
     const result = {
       attempts,
       status,
