@@ -8,12 +8,13 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
+import { localDynamoDbClient } from '../scripts/shared/local-engine.js';
 import { coldStartRows, measureColdStart } from './measure/cold-start.js';
 import { endToEndRows, measureEndToEnd } from './measure/end-to-end.js';
 import { type CpuResult, cpuCases, cpuRows, measureHandlerCpu } from './measure/handler-cpu.js';
 import { countRequests, requestRows } from './measure/request-counts.js';
 import { markdown } from './report.js';
-import { createBenchTables, engineClient, withEngine } from './support/engines.js';
+import { createBenchTables, withEngine } from './support/engines.js';
 import { repositoryRoot } from './support/node24.js';
 import { dynamoDbSubjects, inMemorySubjects } from './support/subjects.js';
 
@@ -101,7 +102,7 @@ async function measure(mode: 'full' | 'smoke') {
     log('DynamoDB requests per callback, DynamoDB Local');
     const requestCounts = [...(await countRequests(engine, s.requestRounds)), ...onDynalite];
     log('Handler CPU, SDK against DynamoDB Local');
-    const client = engineClient(engine.endpoint);
+    const client = localDynamoDbClient(engine.endpoint);
     cpu.push(
       ...(await measureHandlerCpu({
         ...cpuOptions,

@@ -93,22 +93,16 @@ export function dynamoDbTransactionWriter(
   };
 }
 
-class HttpError extends Error {
-  override name = 'HttpError';
-  constructor(
-    readonly statusCode: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** An error that knows its HTTP status, as `@middy/util`'s `createError` builds them. */
+const httpError = (statusCode: number, message: string) =>
+  Object.assign(new Error(message), { statusCode });
 
 function requireApiKey(keys: readonly string[]): MiddlewareObj<APIGatewayProxyEvent> {
   return {
     before: function requireApiKeyBefore(request) {
       const presented = headerValue(request.event, 'x-api-key');
       if (!presented || !keys.includes(presented)) {
-        throw new HttpError(401, 'Missing or unknown API key');
+        throw httpError(401, 'Missing or unknown API key');
       }
     },
   };
@@ -134,7 +128,7 @@ function verifyHash(): MiddlewareObj<APIGatewayProxyEvent> {
         .digest();
       const received = Buffer.from(body.hash, 'hex');
       if (received.length !== expected.length || !timingSafeEqual(received, expected)) {
-        throw new HttpError(403, 'Hash does not verify');
+        throw httpError(403, 'Hash does not verify');
       }
     },
   };
@@ -165,7 +159,5 @@ function errorResponse(logger: Logger): MiddlewareObj<APIGatewayProxyEvent, APIG
 }
 
 function headerValue(event: APIGatewayProxyEvent, name: string): string | undefined {
-  const headers = event.headers ?? {};
-  const found = Object.keys(headers).find((key) => key.toLowerCase() === name);
-  return found === undefined ? undefined : headers[found];
+  return Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
 }

@@ -17,12 +17,12 @@ import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { Option } from 'commander';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
 import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';
 import { textTable } from '../../scripts/shared/text-table.js';
 import { deliver } from '../../scripts/simulate/deliver.js';
 import { benchKey, callbackSource } from '../support/deliveries.js';
-import { engineClient } from '../support/engines.js';
 import { type PhaseOptions, type PhaseResult, runPhase } from '../support/load-phase.js';
-import { startServer } from '../support/server-process.js';
+import { startServer } from '../support/server.js';
 
 interface LoadOptions {
   duration?: string;
@@ -164,7 +164,7 @@ async function settle(url: string, unacknowledged: ReadonlyMap<string, string>) 
 
 /** Every transaction reference in the table, read straight from the engine after the run. */
 async function storedReferences(endpoint: string, tableName: string): Promise<Set<string>> {
-  const client = engineClient(endpoint);
+  const client = localDynamoDbClient(endpoint);
   const references = new Set<string>();
   const pages = paginateScan(
     { client },

@@ -3,7 +3,7 @@ import type { ResultRow } from '../report.js';
 import { benchKey, callbackSource } from '../support/deliveries.js';
 import { createBenchTables, type Engine, localAwsEnvironment } from '../support/engines.js';
 import { type PhaseResult, runPhase } from '../support/load-phase.js';
-import { startServer } from '../support/server-process.js';
+import { startServer } from '../support/server.js';
 import { type SubjectName, subjectNames } from '../support/subjects.js';
 
 export interface EndToEndOptions {

@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { signedBody } from '../../scripts/shared/gateway-signer.js';
+import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';
 import { median } from '../../scripts/shared/statistics.js';
 import type { ResultRow } from '../report.js';
 import {
@@ -8,7 +9,7 @@ import {
   callbackFields,
   freshReference,
 } from '../support/deliveries.js';
-import { createBenchTables, type Engine, engineClient } from '../support/engines.js';
+import { createBenchTables, type Engine } from '../support/engines.js';
 import { silenceOutput } from '../support/silence-output.js';
 import { dynamoDbSubjects, type SubjectName, subjectNames } from '../support/subjects.js';
 
@@ -77,7 +78,7 @@ export type RequestCount = Awaited<ReturnType<typeof countRequests>>[number];
  * share; the statuses show whether both give each delivery the same outcome.
  */
 export async function countRequests(engine: Engine, rounds: number) {
-  const client = engineClient(engine.endpoint);
+  const client = localDynamoDbClient(engine.endpoint);
   const restore = silenceOutput();
   try {
     const subjects = dynamoDbSubjects(client, await createBenchTables(engine.endpoint));

@@ -1,16 +1,20 @@
-import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { startDynalite } from '../../scripts/dynalite/start.js';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
-import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
+import {
+  ensureRefusalsTable,
+  ensureTable,
+  localCredentials,
+  localDynamoDbClient,
+  localRegion,
+} from '../../scripts/shared/local-engine.js';
 
 /**
- * The two local engines: DynamoDB Local honours `ReturnValuesOnConditionCheckFailure`, dynalite
- * does not, which is exactly where the request counts of both receivers differ.
+ * DynamoDB Local honours `ReturnValuesOnConditionCheckFailure`, dynalite does not: exactly where
+ * the request counts of the two receivers differ.
  */
-export type EngineName = 'DynamoDB Local' | 'dynalite';
-
 export interface Engine {
-  readonly name: EngineName;
+  readonly name: 'DynamoDB Local' | 'dynalite';
   readonly endpoint: string;
 }
 
@@ -18,10 +22,7 @@ export interface Engine {
  * Runs `work` on a fresh engine, or for DynamoDB Local on the one `BENCH_DYNAMODB_LOCAL_ENDPOINT`
  * names (the test run's, so the smoke test starts no second JVM), which is left running.
  */
-export async function withEngine<T>(
-  name: EngineName,
-  work: (engine: Engine) => Promise<T>,
-): Promise<T> {
+export async function withEngine<T>(name: Engine['name'], work: (engine: Engine) => Promise<T>) {
   const reused = process.env.BENCH_DYNAMODB_LOCAL_ENDPOINT;
   if (name === 'DynamoDB Local' && reused) return work({ name, endpoint: reused });
   const running = name === 'dynalite' ? await startDynalite() : await startDynamoDbLocal();
@@ -32,61 +33,46 @@ export async function withEngine<T>(
   }
 }
 
-/** Credentials and region the local engines accept; the same for every process of a run. */
+/** The same region and credentials for child processes as for this one's clients. */
 export const localAwsEnvironment = {
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'bench',
-  AWS_SECRET_ACCESS_KEY: 'bench',
-} as const;
+  AWS_REGION: localRegion,
+  AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+};
 
-export function engineClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({
-    endpoint,
-    region: localAwsEnvironment.AWS_REGION,
-    credentials: {
-      accessKeyId: localAwsEnvironment.AWS_ACCESS_KEY_ID,
-      secretAccessKey: localAwsEnvironment.AWS_SECRET_ACCESS_KEY,
-    },
-  });
-}
-
-export type BenchTables = Record<'ours' | 'refusals' | 'baseline' | 'idempotency', string>;
+export type BenchTables = Awaited<ReturnType<typeof createBenchTables>>;
 
 let tableSequence = 0;
 
 /**
- * Fresh tables for one measurement: ours and its refusals table as local mode makes them, the
- * baseline's transactions from the same definition (same indexes, so the engine does the same
- * work per item), and the idempotency table Powertools documents (`id` partition key).
+ * Fresh tables for one measurement: ours as local mode makes them, the baseline's transactions
+ * from the same definition (so the engine does the same work per item), and the idempotency
+ * table Powertools documents (`id` partition key).
  */
-export async function createBenchTables(endpoint: string): Promise<BenchTables> {
+export async function createBenchTables(endpoint: string) {
   const suffix = `${process.pid}-${++tableSequence}`;
-  const tables: BenchTables = {
-    ours: `bench-ours-${suffix}`,
-    refusals: `bench-refusals-${suffix}`,
-    baseline: `bench-baseline-${suffix}`,
-    idempotency: `bench-idempotency-${suffix}`,
+  const name = (what: string) => `bench-${what}-${suffix}`;
+  const tables = {
+    ours: name('ours'),
+    refusals: name('refusals'),
+    baseline: name('baseline'),
+    idempotency: name('idempotency'),
   };
-  const client = engineClient(endpoint);
-  try {
-    await Promise.all(
-      [
-        createTableInput(tables.ours),
-        refusalsTableInput(tables.refusals),
-        createTableInput(tables.baseline),
-        {
-          TableName: tables.idempotency,
-          BillingMode: 'PAY_PER_REQUEST' as const,
-          AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' as const }],
-          KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' as const }],
-        },
-      ].map(async (input) => {
-        await client.send(new CreateTableCommand(input));
-        await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: input.TableName });
+  const client = localDynamoDbClient(endpoint);
+  await Promise.all([
+    ensureTable(client, tables.ours, { create: true }),
+    ensureRefusalsTable(client, tables.refusals, { create: true }),
+    ensureTable(client, tables.baseline, { create: true }),
+    client.send(
+      new CreateTableCommand({
+        TableName: tables.idempotency,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
       }),
-    );
-  } finally {
-    client.destroy();
-  }
+    ),
+  ]);
+  await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: tables.idempotency });
+  client.destroy();
   return tables;
 }
