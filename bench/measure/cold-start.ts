@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { build } from 'esbuild';
 import { median } from '../../scripts/shared/statistics.js';
 import type { ResultRow } from '../report.js';
@@ -98,27 +100,19 @@ export async function measureColdStart(engine: Engine, processes: number, workDi
 /** One fresh process, in ms since it started: probe running, bundle loaded, callback answered. */
 type ProbeRun = { started: number; loaded: number; answered: number; status: number };
 
-async function runProbe(
-  probe: string,
-  file: string,
-  env: Record<string, string>,
-): Promise<ProbeRun> {
+async function runProbe(probe: string, file: string, env: Record<string, string>) {
   const event = JSON.stringify(apiGatewayEvent(freshCallback(), { apiKey: benchKey }));
   const child = spawn(node24(), [probe], {
     env: cleanEnvironment({ ...env, BENCH_PROBE_BUNDLE: file, BENCH_PROBE_EVENT: event }),
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
-  let report = '';
-  let errors = '';
-  child.stdio[3]?.on('data', (chunk: Buffer) => {
-    report += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    errors = (errors + chunk.toString('utf8')).slice(-4_000);
-  });
-  const [code] = await once(child, 'close');
-  if (code !== 0 || !report)
-    throw new Error(`cold-start probe for ${file} exited with ${code}:\n${errors}`);
+  const [report, errors, [code]] = await Promise.all([
+    text(child.stdio[3] as Readable),
+    text(child.stderr as Readable),
+    once(child, 'close'),
+  ]);
+  if (code !== 0)
+    throw new Error(`cold-start probe for ${file} exited with ${code}:\n${errors.slice(-4_000)}`);
   return JSON.parse(report) as ProbeRun;
 }
 

@@ -1,23 +1,11 @@
 import { median } from '../../scripts/shared/statistics.js';
 import type { ResultRow } from '../report.js';
+import type { Settings } from '../run.js';
 import { benchKey, callbackSource } from '../support/deliveries.js';
 import { createBenchTables, type Engine, localAwsEnvironment } from '../support/engines.js';
 import { type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server.js';
 import { type SubjectName, subjectNames } from '../support/subjects.js';
-
-export interface EndToEndOptions {
-  readonly connections: number;
-  readonly durationSeconds: number;
-  readonly warmupSeconds: number;
-  /**
-   * Unmeasured load on each receiver first: DynamoDB Local is a JVM whose JIT keeps speeding it
-   * up for a minute or more, which the first measured runs would otherwise pay for.
-   */
-  readonly engineWarmupSeconds: number;
-  /** Measured runs per receiver, in the order ours, baseline, baseline, ours, ... */
-  readonly loadRounds: number;
-}
 
 export type EndToEndResult = Awaited<ReturnType<typeof measureEndToEnd>>[number];
 
@@ -26,7 +14,7 @@ export type EndToEndResult = Awaited<ReturnType<typeof measureEndToEnd>>[number]
  * a new signed callback. Short runs alternate the receivers and the medians are reported, so a
  * drifting engine (its tables grow) or a neighbour's burst of work weighs on both alike.
  */
-export async function measureEndToEnd(engine: Engine, options: EndToEndOptions) {
+export async function measureEndToEnd(engine: Engine, options: Settings) {
   const tables = await createBenchTables(engine.endpoint);
   const tableEnvironment: Record<SubjectName, Record<string, string>> = {
     ours: { TABLE_NAME: tables.ours },

@@ -1,7 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { signedBody } from '../../scripts/shared/gateway-signer.js';
 import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';
-import { median } from '../../scripts/shared/statistics.js';
 import type { ResultRow } from '../report.js';
 import {
   apiGatewayEvent,
@@ -52,10 +51,8 @@ function deliveries(): Record<string, Request> {
 }
 
 /** Every command sent through `client`, with the write units the engine reports for it. */
-type Call = { name: string; units: number };
-
 function meter(client: DynamoDBClient) {
-  const calls: Call[] = [];
+  const calls: { name: string; units: number }[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
@@ -74,36 +71,33 @@ function meter(client: DynamoDBClient) {
 export type RequestCount = Awaited<ReturnType<typeof countRequests>>[number];
 
 /**
- * Each delivery `rounds` times through both receivers on one engine, counted at the client they
- * share; the statuses show whether both give each delivery the same outcome.
+ * Each delivery through both receivers on one engine, counted at the client they share (a
+ * middleware at the initialize step sees each command once: the SDK's retries come later); the
+ * statuses show whether both give each delivery the same outcome.
  */
-export async function countRequests(engine: Engine, rounds: number) {
+export async function countRequests(engine: Engine) {
   const client = localDynamoDbClient(engine.endpoint);
   const restore = silenceOutput();
   try {
     const subjects = dynamoDbSubjects(client, await createBenchTables(engine.endpoint));
     const take = meter(client);
-    const runs: { subject: SubjectName; delivery: string; status: number; calls: Call[] }[] = [];
-    for (let round = 0; round < rounds; round++) {
-      for (const subject of subjectNames) {
-        for (const [delivery, request] of Object.entries(deliveries())) {
-          const { statusCode } = await subjects[subject](apiGatewayEvent(request.body, request));
-          runs.push({ subject, delivery, status: statusCode, calls: take() });
-        }
+    const counts = [];
+    for (const subject of subjectNames) {
+      for (const [delivery, request] of Object.entries(deliveries())) {
+        const { statusCode } = await subjects[subject](apiGatewayEvent(request.body, request));
+        const calls = take();
+        counts.push({
+          engine: engine.name,
+          subject,
+          delivery,
+          status: statusCode,
+          requests: calls.length,
+          commands: calls.map((call) => call.name),
+          writeUnits: calls.reduce((sum, call) => sum + call.units, 0),
+        });
       }
     }
-    // The commands and units of the first round; the counts are deterministic, the median a guard.
-    return runs.slice(0, runs.length / rounds).map(({ calls, ...first }) => ({
-      ...first,
-      engine: engine.name,
-      requests: median(
-        runs
-          .filter((r) => r.subject === first.subject && r.delivery === first.delivery)
-          .map((r) => r.calls.length),
-      ),
-      commands: calls.map((call) => call.name),
-      writeUnits: calls.reduce((sum, call) => sum + call.units, 0),
-    }));
+    return counts;
   } finally {
     restore();
     client.destroy();
@@ -137,7 +131,7 @@ export function requestRows(counts: readonly RequestCount[]): ResultRow[] {
   );
 }
 
-/** What each receiver answered: the same deliveries in the same order, so a status differing is behaviour, not noise. */
+/** What each receiver answered: the same deliveries in the same order, so a differing status is behaviour. */
 export function outcomeTables(counts: readonly RequestCount[]): string {
   return [...new Set(counts.map((count) => count.engine))]
     .map((engine) => {
