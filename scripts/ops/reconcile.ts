@@ -9,7 +9,7 @@ import { extname } from 'node:path';
 import { Option } from 'commander';
 import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
-import { timeWindow } from '../query/time-window.js';
+import { optionalWindow, timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { textTable } from '../shared/text-table.js';
@@ -81,8 +81,8 @@ const program = withTableOptions(
 
 /** A day by default: the daily reconcile compares yesterday's report with yesterday. */
 function reconcileWindow(since: string | undefined, until: string | undefined) {
-  if (since !== undefined) return timeWindow(since, until);
-  if (until !== undefined) throw new UsageError('--until needs --since');
+  const window = optionalWindow(since, until);
+  if (window) return window;
   const today = new Date();
   today.setUTCHours(0, 0, 0, 0);
   const yesterday = new Date(today.getTime() - 86_400_000);

@@ -4,7 +4,7 @@
  * 1 when any was not (or a reference holds nothing), 2 on a usage error.
  */
 import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
-import { timeWindow } from '../query/time-window.js';
+import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
@@ -29,13 +29,8 @@ const program = withTableOptions(
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');
   }
-  if (options.until !== undefined && options.since === undefined) {
-    throw new UsageError('--until needs --since');
-  }
-  const selection =
-    options.since === undefined
-      ? { references }
-      : { window: timeWindow(options.since, options.until) };
+  const window = optionalWindow(options.since, options.until);
+  const selection = window ? { window } : { references };
   const bus = destination(options.bus);
   const summary = await withTarget(options, (target) =>
     replayTransactions({ ...target, ...bus }, selection),

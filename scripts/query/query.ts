@@ -8,7 +8,7 @@ import { commandProgram, runProgram } from '../shared/command-program.js';
 import { listRefusals, refusalJson, refusalTable } from './kept-refusals.js';
 import { type TargetFlags, withTableOptions, withTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
-import { timeWindow } from './time-window.js';
+import { optionalWindow, timeWindow } from './time-window.js';
 import { conflictsTable, detailTable, type ListFormat, writeItems } from './transaction-output.js';
 import {
   backfillTimeShard,
@@ -195,20 +195,15 @@ function selection(flags: SelectionFlags): (context: QueryContext) => AsyncItera
     const scan = flags.scan === undefined ? ' or --since' : ', --since or --scan';
     throw new UsageError(`needs exactly one of --username${scan}`);
   }
-  if (flags.until !== undefined && flags.since === undefined) {
-    throw new UsageError('--until needs --since');
-  }
+  const window = optionalWindow(flags.since, flags.until);
   if (flags.username === '') throw new UsageError('--username must not be empty');
-  const { username, since, until } = flags;
+  const { username } = flags;
   const filters = {
     ...(flags.type ? { type: flags.type } : {}),
     ...(flags.status ? { status: flags.status } : {}),
   };
   if (username !== undefined) return (context) => listByUsername(context, username, filters);
-  if (since !== undefined) {
-    const window = timeWindow(since, until);
-    return (context) => listByTime(context, window, filters);
-  }
+  if (window) return (context) => listByTime(context, window, filters);
   return (context) => scanTransactions(context, filters);
 }
 

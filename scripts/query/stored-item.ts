@@ -2,6 +2,7 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { NumberValueImpl as NumberValue, unmarshall } from '@aws-sdk/util-dynamodb';
 import { transactionShape } from '../../lambda/callback/transaction-schema.js';
 import { listAttributes } from '../../lambda/storage/table-definition.js';
+import { unsafeCharacter } from '../shared/terminal-text.js';
 
 /**
  * An item as read back, decoded with `wrapNumbers`: a number stays the exact digits DynamoDB
@@ -33,7 +34,7 @@ export function exactJson(value: unknown, indent?: number): string {
  * Outside strings JSON text is ASCII and JSON.stringify escapes C0 controls inside them, so a
  * match is inside a string; the newlines of indentation are left alone.
  */
-const unsafeInJson = /(?!\n)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const unsafeInJson = new RegExp(`(?!\\n)${unsafeCharacter.source}`, 'gu');
 
 function jsonEscape(char: string): string {
   // Code units, not code points: JSON escapes astral characters as surrogate pairs.

@@ -20,6 +20,13 @@ export function timeWindow(since: string, until: string | undefined, now = new D
   return { since: from.toISOString(), lastIncluded: new Date(to.getTime() - 1).toISOString() };
 }
 
+/** `--since`/`--until` when given: none without `--since`, and `--until` alone is a mistake. */
+export function optionalWindow(since?: string, until?: string): TimeWindow | undefined {
+  if (since !== undefined) return timeWindow(since, until);
+  if (until !== undefined) throw new UsageError('--until needs --since');
+  return undefined;
+}
+
 /** The UTC day of an ISO-8601 time (`--by day`). */
 export function utcDay(isoTime: string): string {
   return isoTime.slice(0, 10);

@@ -3,7 +3,8 @@
  * screen, reorder text or hide itself (C0/C1 controls, bidi and zero-width format characters,
  * U+2028/U+2029) is shown as a visible escape before it reaches a terminal.
  */
-const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+export const unsafeCharacter = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+const unsafe = new RegExp(unsafeCharacter, 'gu');
 
 export function terminalText(text: string): string {
   return text.replace(unsafe, (char) => {
