@@ -12,7 +12,9 @@ import {
  * Powertools' persistence layer with the network out, for the CPU measurement: the base class
  * (JMESPath, hashing, record building, validation) runs as in Lambda, only the four storage calls
  * are a `Map`. The put keeps the DynamoDB layer's condition (absent, expired, or an expired
- * IN_PROGRESS lock) and hands the existing record back, as DynamoDB does with ALL_OLD.
+ * IN_PROGRESS lock) and hands the existing record back, as DynamoDB does with ALL_OLD. Not
+ * Powertools' CachePersistenceLayer on a `Map`: in 2.35 its update drops the payload hash, so
+ * every duplicate would be refused 409.
  */
 export class MemoryPersistenceLayer extends BasePersistenceLayer {
   readonly records = new Map<string, IdempotencyRecord>();
