@@ -65,42 +65,35 @@ async function launch(java: string, dir: string, port: number): Promise<RunningE
   if (await isListening(port)) throw new PortInUseError(`Port ${port} is already in use`);
 
   const child = spawn(java, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const guard = child.pid === undefined ? undefined : startGuard(child.pid);
   let output = ''; // the last few KB, for error messages (reading also drains the pipes)
-  // A failed bind does not end the JVM (only its main thread), so watch the output for it.
-  const bindFailed = new Promise<never>((_, fail) => {
+  const failed = new Promise<never>((_, fail) => {
     const onOutput = (chunk: Buffer) => {
       output = (output + chunk.toString('utf8')).slice(-8_192);
+      // A failed bind does not end the JVM (only its main thread): it shows in the output.
       if (/BindException|Failed to bind/.test(output)) {
         fail(new PortInUseError(`DynamoDB Local could not bind port ${port}:\n${output}`));
       }
     };
     child.stdout.on('data', onOutput);
     child.stderr.on('data', onOutput);
-  });
-  // Never leave a JVM behind when this process ends without calling stop().
-  const killOnExit = () => child.kill('SIGKILL');
-  process.on('exit', killOnExit);
-  const guard = child.pid === undefined ? undefined : startGuard(child.pid);
-  const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.once('error', (error) => fail(new Error(`Could not run ${java}: ${error.message}`)));
     child.once('exit', (code, signal) => {
       guard?.kill('SIGKILL'); // java's pid may now be reused: the guard must not signal it
-      done([code, signal]);
-    }),
-  );
-  const spawnFailed = once(child, 'error');
-
+      fail(new Error(`DynamoDB Local exited (code ${code}, signal ${signal}) early:\n${output}`));
+    });
+  });
   let stopped: Promise<void> | undefined;
   const stop = (): Promise<void> => {
     stopped ??= (async () => {
       guard?.kill('SIGKILL');
       // No pid: java never started, so there is nothing to wait for.
       if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-        await exited;
+        child.kill('SIGTERM');
+        await once(child, 'exit');
         clearTimeout(timer);
       }
-      process.off('exit', killOnExit);
     })();
     return stopped;
   };
@@ -108,18 +101,7 @@ async function launch(java: string, dir: string, port: number): Promise<RunningE
   const endpoint = `http://127.0.0.1:${port}`;
   const polling = new AbortController();
   try {
-    await Promise.race([
-      answering(endpoint, polling.signal),
-      bindFailed,
-      exited.then(([code, signal]) => {
-        throw new Error(
-          `DynamoDB Local exited (code ${code}, signal ${signal}) before answering:\n${output}`,
-        );
-      }),
-      spawnFailed.then(([error]: Error[]) => {
-        throw new Error(`Could not run ${java}: ${error?.message}`);
-      }),
-    ]);
+    await Promise.race([answering(endpoint, polling.signal), failed]);
   } catch (error) {
     polling.abort(error);
     await stop();
@@ -150,9 +132,9 @@ async function answering(endpoint: string, abortSignal: AbortSignal): Promise<vo
 }
 
 /**
- * A tiny node process that stops java once this process is gone, however it goes (SIGKILL, a
- * test worker torn down, a `timeout`): its stdin is a pipe from us, which the OS closes then.
- * The 'exit' hook alone misses every death by signal, and an orphan JVM holds ~300 MB.
+ * A tiny node process that stops java once this process is gone, however it goes (an exit
+ * without stop(), SIGKILL, a test worker torn down): its stdin is a pipe from us, which the OS
+ * closes then. An 'exit' hook would miss every death by signal; an orphan JVM holds ~300 MB.
  */
 function startGuard(javaPid: number): ChildProcess {
   const script = `process.stdin.on('end', () => { try { process.kill(${javaPid}, 'SIGTERM'); } catch {} process.exit(0); }).resume();`;

@@ -1,16 +1,15 @@
 import { execFile } from 'node:child_process';
-import { access, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../scripts/shared/seeded-random.js';
 import type { Plan } from '../../scripts/simulate/delivery-plan.js';
 import { planDeliveries } from '../../scripts/simulate/delivery-plan.js';
 import type { Summary } from '../../scripts/simulate/summary.js';
 import {
+  dataFolder,
   freePort,
-  killAllServers,
   parseExact,
   runScript,
   type ServerProcess,
@@ -37,7 +36,7 @@ const originals = plan.deliveries.filter((delivery) => delivery.kind === 'origin
 const conflicting = plan.deliveries.filter((delivery) => delivery.kind === 'conflicting');
 
 describe('local mode (npm start, npm run simulate, npm run query)', () => {
-  let dataDir: string;
+  const folder = dataFolder('local-mode-');
   let env: Record<string, string>;
   let server: ServerProcess | undefined;
 
@@ -63,14 +62,8 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
   };
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'local-mode-'));
-    env = { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
+    env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
     server = await startServer(env);
-  });
-
-  afterAll(async () => {
-    killAllServers();
-    await rm(dataDir, { recursive: true, force: true });
   });
 
   it('records new callbacks, answers redeliveries as duplicates and refuses conflicting bodies', async () => {
@@ -185,7 +178,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
     await server?.stop('SIGINT');
 
     expect(server?.stderr()).toMatch(/Stopped\./);
-    await expect(access(join(dataDir, 'lock.json'))).rejects.toThrow();
+    await expect(access(join(folder.path, 'lock.json'))).rejects.toThrow();
   });
 
   it('query reads the data folder itself while no server runs', async () => {

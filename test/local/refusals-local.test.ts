@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { serialize } from '../../scripts/shared/gateway-signer.js';
 import { transaction } from '../support/fixtures.js';
 import {
+  dataFolder,
   freePort,
-  killAllServers,
   runScript,
   type ServerProcess,
   startServer,
@@ -20,19 +17,14 @@ import {
 const key = 'refusals-e2e-5d1c9a7e52b84d0c9e6a1b2d';
 
 describe('refusals in local mode (query refused, resubmit)', () => {
-  let dataDir: string;
+  const folder = dataFolder('refusals-local-');
   let env: Record<string, string>;
   let server: ServerProcess | undefined;
   const fields = transaction();
   const body = serialize(fields);
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'refusals-local-'));
-    env = { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
-  });
-  afterAll(async () => {
-    killAllServers();
-    await rm(dataDir, { recursive: true, force: true });
+    env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
   });
 
   it('keeps a delivery refused 403, lists it, and records it when resubmitted after the fix', async () => {

@@ -1,11 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callbackBody } from '../../scripts/shared/gateway-callback.js';
 import {
+  dataFolder,
   freePort,
-  killAllServers,
   parseExact,
   repoRoot,
   runScript,
@@ -17,18 +16,11 @@ import {
  * the data folder afterwards.
  */
 describe('stopping local mode', () => {
-  let dataDir: string;
+  const folder = dataFolder('local-shutdown-');
   const key = 'shutdown-key';
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'local-shutdown-'));
-  });
-  afterAll(async () => {
-    killAllServers();
-    await rm(dataDir, { recursive: true, force: true });
-  });
 
   it('keeps every acknowledged callback when Ctrl-C arrives mid-load', async () => {
-    const env = { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
+    const env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
     const server = await startServer(env);
     const acknowledged: string[] = [];
     let sent = 0;
@@ -101,7 +93,7 @@ describe('stopping local mode', () => {
       scripts: { start: string };
     };
     const server = await startServer(
-      { DATA_DIR: dataDir, CALLBACK_API_KEYS: key, PORT: String(await freePort()) },
+      { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) },
       { command: scripts.start },
     );
 

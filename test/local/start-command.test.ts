@@ -1,23 +1,22 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, killAllServers, runScript, startServer } from './support/local-cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  dataFolder,
+  freePort,
+  killAllServers,
+  runScript,
+  startServer,
+} from './support/local-cli.js';
 
 /** `npm start` as a user drives it: flags through npm, signals, other shells, other hosts. */
 describe('npm start', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'start-command-'));
-  });
+  const folder = dataFolder('start-command-');
   afterEach(() => killAllServers());
-  afterAll(async () => {
-    await rm(dataDir, { recursive: true, force: true });
-  });
 
-  const lockFile = () => join(dataDir, 'lock.json');
+  const lockFile = () => join(folder.path, 'lock.json');
   const folderIsFree = async () => {
-    const left = await readdir(dataDir);
+    const left = await readdir(folder.path);
     return !left.includes('lock.json') && !left.includes('.lock');
   };
 
@@ -31,7 +30,7 @@ describe('npm start', () => {
   });
 
   it('stops, and frees the data folder, when SIGTERM reaches npm alone', async () => {
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()) };
+    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
     const server = await startServer(env);
 
     process.kill(server.child.pid as number, 'SIGTERM');
@@ -43,7 +42,7 @@ describe('npm start', () => {
   });
 
   it('stops, and frees the data folder, when SIGTERM reaches the server process alone', async () => {
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()) };
+    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
     const server = await startServer(env);
     const { pid } = JSON.parse(await readFile(lockFile(), 'utf8')) as { pid: number };
     expect(pid).not.toBe(server.child.pid);
@@ -56,7 +55,7 @@ describe('npm start', () => {
   });
 
   it('stops when npm is killed outright', async () => {
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()) };
+    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
     const server = await startServer(env);
     const { pid } = JSON.parse(await readFile(lockFile(), 'utf8')) as { pid: number };
 
@@ -77,7 +76,7 @@ describe('npm start', () => {
   });
 
   it('off loopback: warns, masks the key, and keeps the data folder to its owner', async () => {
-    const exposedDir = join(dataDir, 'exposed');
+    const exposedDir = join(folder.path, 'exposed');
     const env = { DATA_DIR: exposedDir, PORT: String(await freePort()), HOST: '0.0.0.0' };
 
     const server = await startServer(env);
@@ -96,7 +95,7 @@ describe('npm start', () => {
   });
 
   it("with a custom DATA_DIR and key, the banner's simulate line reaches this server", async () => {
-    const customDir = join(dataDir, 'custom');
+    const customDir = join(folder.path, 'custom');
     const key = 'custom-key-0123456789abcdef';
     const env = { DATA_DIR: customDir, PORT: String(await freePort()), CALLBACK_API_KEYS: key };
     const server = await startServer(env);

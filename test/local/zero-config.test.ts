@@ -1,23 +1,15 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Summary } from '../../scripts/simulate/summary.js';
-import { freePort, killAllServers, runScript, startServer } from './support/local-cli.js';
+import { dataFolder, freePort, runScript, startServer } from './support/local-cli.js';
 
 /** A fresh clone: no keys configured, nothing but `npm start` and `npm run simulate`. */
 describe('local mode without configuration', () => {
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'local-zero-'));
-  });
-  afterAll(async () => {
-    killAllServers();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  const folder = dataFolder('local-zero-');
 
   it('generates a development key, keeps it across restarts, and the simulator finds both URL and key', async () => {
-    const env = { DATA_DIR: dataDir, PORT: String(await freePort()) };
+    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
     const first = await startServer(env);
     const printedKey = /API key +(\S+)/.exec(first.stdout())?.[1];
 
@@ -28,7 +20,7 @@ describe('local mode without configuration', () => {
 
     expect(printedKey).toMatch(/^dev-[0-9a-f]{32}$/);
     expect(first.stdout()).toMatch(/generated now, saved in/);
-    expect((await readFile(join(dataDir, 'dev-api-key'), 'utf8')).trim()).toBe(printedKey);
+    expect((await readFile(join(folder.path, 'dev-api-key'), 'utf8')).trim()).toBe(printedKey);
     expect(simulated.code, simulated.stderr).toBe(0);
     expect(JSON.parse(simulated.stdout) as Summary).toMatchObject({ url: first.url, recorded: 20 });
     expect(/API key +(\S+)/.exec(second.stdout())?.[1]).toBe(printedKey);

@@ -4,8 +4,11 @@
  * never leave one behind (see killAllServers).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../../scripts/shared/free-port.js';
 
 export { freePort };
@@ -43,6 +46,22 @@ export interface ServerProcess {
 }
 
 const running = new Set<ChildProcess>();
+
+/**
+ * A fresh data folder for the calling file's tests (`path`, once they run), removed after them
+ * with every server they left running killed first.
+ */
+export function dataFolder(prefix: string): { readonly path: string } {
+  const folder = { path: '' };
+  beforeAll(async () => {
+    folder.path = await mkdtemp(join(tmpdir(), prefix));
+  });
+  afterAll(async () => {
+    killAllServers();
+    await rm(folder.path, { recursive: true, force: true });
+  });
+  return folder;
+}
 
 /** SIGKILLs every server still running: for afterAll/afterEach, and on exit. */
 export function killAllServers(): void {
