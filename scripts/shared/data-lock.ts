@@ -23,13 +23,6 @@ export interface LockOwner {
   readonly keySource?: 'environment' | 'generated';
 }
 
-export interface DataLock {
-  /** Publishes more about the holder (a server's endpoint, once it is up). */
-  update(fields: Partial<LockOwner>): Promise<void>;
-  /** Removes the state file and lets go of the folder. Safe to call more than once. */
-  release(): Promise<void>;
-}
-
 export class DataFolderBusyError extends Error {
   override name = 'DataFolderBusyError';
   constructor(
@@ -47,24 +40,22 @@ export class DataFolderBusyError extends Error {
 const staleMs = 5_000;
 
 /**
- * Takes the folder of the state file `file`, or waits up to `waitMs` for a live holder to let
- * go. A holder whose process is gone is waited for until its lock goes stale.
+ * Takes the folder of the state file `file`, waiting up to `waitMs` for a live holder that
+ * `waitFor` accepts (default any) to let go; others fail at once. A holder whose process is gone
+ * is waited for until its lock goes stale.
  */
 export async function acquireDataLock(
   file: string,
   role: LockOwner['role'],
-  options: {
-    waitMs?: number;
-    /** Which live holders are worth waiting for (default all); others fail at once. */
-    waitFor?: (holder: LockOwner) => boolean;
-  } = {},
-): Promise<DataLock> {
+  options: { waitMs?: number; waitFor?: (holder: LockOwner) => boolean } = {},
+) {
+  const folder = dirname(file);
   let deadline = Date.now() + (options.waitMs ?? 0);
   let unlock: () => Promise<void>;
   for (;;) {
     try {
-      unlock = await lock(dirname(file), {
-        lockfilePath: mutexPath(file),
+      unlock = await lock(folder, {
+        lockfilePath: join(folder, '.lock'),
         stale: staleMs,
         realpath: false,
         onCompromised: (error) =>
@@ -90,35 +81,25 @@ export async function acquireDataLock(
     await rename(temporary, file);
   };
   await write();
-  let released = false;
+  let released: Promise<void> | undefined;
   return {
-    async update(fields) {
-      owner = { ...owner, ...fields, pid: process.pid };
-      await write();
+    /** Publishes more about the holder (a server's URL and endpoint, once it answers). */
+    update: (fields: Partial<LockOwner>) => {
+      owner = { ...owner, ...fields };
+      return write();
     },
-    async release() {
-      if (released) return;
-      released = true;
-      await rm(file, { force: true });
-      await unlock();
-    },
+    /** Removes the state file and lets go of the folder. Safe to call more than once. */
+    release: () => (released ??= rm(file, { force: true }).then(() => unlock())),
   };
 }
 
 /** The live holder of the folder, if any. */
 export async function readLockOwner(file: string): Promise<LockOwner | undefined> {
-  let owner: LockOwner;
-  try {
-    owner = JSON.parse(await readFile(file, 'utf8')) as LockOwner;
-  } catch {
-    // Absent, or left torn by a writer that died: nobody to name.
-    return undefined;
-  }
-  return isAlive(owner.pid) ? owner : undefined;
-}
-
-function mutexPath(file: string): string {
-  return join(dirname(file), '.lock');
+  // Absent, or left torn by a writer that died: nobody to name.
+  const owner = (await readFile(file, 'utf8')
+    .then(JSON.parse)
+    .catch(() => undefined)) as LockOwner | undefined;
+  return isAlive(owner?.pid) ? owner : undefined;
 }
 
 function isAlive(pid: unknown): boolean {
@@ -127,7 +108,6 @@ function isAlive(pid: unknown): boolean {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    // EPERM: the process exists but belongs to another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, but another user's
   }
 }
