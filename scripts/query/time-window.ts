@@ -27,11 +27,6 @@ export function optionalWindow(since?: string, until?: string): TimeWindow | und
   return undefined;
 }
 
-/** The UTC day of an ISO-8601 time (`--by day`). */
-export function utcDay(isoTime: string): string {
-  return isoTime.slice(0, 10);
-}
-
 /** An ISO-8601 date or date-time; a date alone is midnight UTC. */
 function parseInstant(option: string, value: string): Date {
   const isoLike =

@@ -2,7 +2,6 @@ import Big from 'big.js';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { textTable } from '../shared/text-table.js';
 import { displayValue, type StoredItem } from './stored-item.js';
-import { utcDay } from './time-window.js';
 
 /** One group of `summary`: a currency, type and status (and day, with `--by day`). */
 export interface SummaryRow {
@@ -30,7 +29,8 @@ export async function summarize(
   >();
   for await (const item of items) {
     const row = {
-      ...(options.byDay ? { day: utcDay(displayValue(item.receivedAt)) } : {}),
+      // receivedAt is ISO-8601 in UTC: its first ten characters are the UTC day.
+      ...(options.byDay ? { day: displayValue(item.receivedAt).slice(0, 10) } : {}),
       currency: displayValue(item.currency),
       type: displayValue(item.type),
       status: displayValue(item.status),
