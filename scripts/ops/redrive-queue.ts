@@ -116,7 +116,9 @@ async function redriveMessage(
   try {
     records = await readStreamBatch(dependencies.streams, info);
   } catch (error) {
-    if (!streamNoLongerHolds(error)) {
+    // Trimmed, expired, or the stream is gone: it no longer holds the batch; the table does.
+    const gone = [TrimmedDataAccessException, ExpiredIteratorException, ResourceNotFoundException];
+    if (!gone.some((type) => error instanceof type)) {
       return { messageId, source: 'none', deleted: false, problem: (error as Error).message };
     }
     source = 'table';
@@ -158,15 +160,6 @@ function streamBatchInfo(messageBody: string): StreamBatchInfo {
     throw new UsageError('the message holds no DDBStreamBatchInfo: not from the stream consumer');
   }
   return result.data;
-}
-
-/** Stream errors that mean "the stream no longer holds this batch": read the table instead. */
-function streamNoLongerHolds(error: unknown): boolean {
-  return (
-    error instanceof TrimmedDataAccessException ||
-    error instanceof ExpiredIteratorException ||
-    error instanceof ResourceNotFoundException
-  );
 }
 
 /** Pages in a row that return nothing before an open shard is taken to hold no more. */

@@ -36,7 +36,7 @@ const program = withTableOptions(
     replayTransactions({ ...target, ...bus }, selection),
   );
   const lines = [
-    `Published ${summary.published} Transaction Completed event(s) to ${terminalText(bus.eventBusName)}.`,
+    `Published ${summary.published} Transaction Completed event(s) to ${bus.eventBusName}.`,
     ...summary.notFound.map((reference) => `not found: ${reference} (no recorded transaction)`),
     ...summary.failed.map(({ reference, problem }) => `not published: ${reference} (${problem})`),
     ...summary.unpublishable.map(({ record, problem }) => `unpublishable: ${record} (${problem})`),

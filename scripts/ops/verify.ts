@@ -120,7 +120,8 @@ function describe(
   const blanked = candidates[0] ?? '';
   if (verified) {
     const matched = candidates.find((_, index) => digests[index] === received?.toLowerCase());
-    return `Verified: the hash matches ${matched === undefined ? 'a rebuilt text' : formOf(matched, blanked)}.\n`;
+    const form = matched === undefined ? 'a rebuilt text' : formOf(matched, blanked);
+    return `Verified: the hash matches ${form}.\n`;
   }
   const lines =
     received === undefined

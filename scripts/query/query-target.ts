@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import type { Command } from 'commander';
@@ -83,7 +83,7 @@ export async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
       return remote(clientFor(owner.endpoint), owner.tableName ?? tableName, description);
     }
     if (!owner) {
-      if (!(await exists(data.engineDir))) {
+      if (!existsSync(data.engineDir)) {
         throw new Error(
           `No local data in ${data.dir}. Start the server (npm start), send callbacks (npm run ` +
             'simulate), then query; or pass --table for a deployed table.',
@@ -153,11 +153,4 @@ export async function withTarget<T>(
 
 function remote(client: DynamoDBClient, tableName: string, description: string): QueryTarget {
   return { client, tableName, description, close: async () => client.destroy() };
-}
-
-async function exists(path: string): Promise<boolean> {
-  return access(path).then(
-    () => true,
-    () => false,
-  );
 }

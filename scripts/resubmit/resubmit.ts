@@ -63,7 +63,8 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
     (part) => part !== undefined,
   );
   const was = `was ${refusal.status} ${refusal.problem}`;
-  const line = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'}) ${was}; now ${now.join(' ')}`;
+  const which = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'})`;
+  const line = `${which} ${was}; now ${now.join(' ')}`;
   process.stdout.write(`${terminalText(line)}\n`);
   if (answer.status < 200 || answer.status > 299) process.exitCode = 1;
 });
