@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
 import { callbackBody, sampleTransaction } from '../shared/gateway-callback.js';
 import { detailLines } from '../shared/text-table.js';
-import type { KeySource } from './dev-key.js';
-import type { LocalServer } from './local-server.js';
+import type { KeySource, LocalServer } from './local-server.js';
 
 export interface BannerSetup {
   readonly hashMode: string;

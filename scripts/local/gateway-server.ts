@@ -35,11 +35,7 @@ const gatewayResponses = {
 } as const;
 
 /** An HTTP response ready to write: headers may repeat. */
-export interface HttpResponse {
-  readonly statusCode: number;
-  readonly headers: readonly (readonly [string, string])[];
-  readonly body: Buffer;
-}
+type HttpResponse = { statusCode: number; headers: [string, string][]; body: Buffer };
 
 /** What API Gateway answers itself for this route, or undefined when it reaches the function. */
 export function gatewayAnswer(method: string, path: string, requestId: string) {
@@ -50,12 +46,13 @@ export function gatewayAnswer(method: string, path: string, requestId: string) {
 
 function gatewayResponse(kind: keyof typeof gatewayResponses, requestId: string): HttpResponse {
   const [statusCode, errorType, message] = gatewayResponses[kind];
-  const headers = { 'content-type': 'application/json', 'x-amzn-ErrorType': errorType };
-  const body = Buffer.from(JSON.stringify({ message }));
-  return { statusCode, headers: [...Object.entries(headers), requestIdHeader(requestId)], body };
+  const headers: [string, string][] = [
+    ['content-type', 'application/json'],
+    ['x-amzn-ErrorType', errorType],
+    ['x-amzn-RequestId', requestId],
+  ];
+  return { statusCode, headers, body: Buffer.from(JSON.stringify({ message })) };
 }
-
-const requestIdHeader = (requestId: string) => ['x-amzn-RequestId', requestId] as const;
 
 /**
  * What API Gateway sends back for the function's proxy result: its status, `headers` and
@@ -65,21 +62,19 @@ const requestIdHeader = (requestId: string) => ['x-amzn-RequestId', requestId] a
  */
 export function fromProxyResult(result: unknown, requestId: string): HttpResponse {
   if (!isProxyResult(result)) return gatewayResponse('integrationFailure', requestId);
-  const multi = Object.entries(result.multiValueHeaders ?? {});
-  const multiNames = new Set(multi.map(([name]) => name.toLowerCase()));
-  const headers: [string, string][] = [
-    ...Object.entries(result.headers ?? {})
-      .filter(([name]) => !multiNames.has(name.toLowerCase()))
-      .map(([name, value]): [string, string] => [name, String(value)]),
-    ...multi.flatMap(([name, values]) =>
-      values.map((value): [string, string] => [name, String(value)]),
-    ),
-  ];
+  const multi = result.multiValueHeaders ?? {};
+  const inMulti = new Set(Object.keys(multi).map((name) => name.toLowerCase()));
+  const headers = Object.entries(result.headers ?? {})
+    .filter(([name]) => !inMulti.has(name.toLowerCase()))
+    .map(([name, value]): [string, string] => [name, String(value)]);
+  for (const [name, values] of Object.entries(multi)) {
+    for (const value of values) headers.push([name, String(value)]);
+  }
   const text = result.body ?? '';
   if (text !== '' && !headers.some(([name]) => name.toLowerCase() === 'content-type')) {
     headers.push(['Content-Type', 'application/json']);
   }
-  headers.push([...requestIdHeader(requestId)]);
+  headers.push(['x-amzn-RequestId', requestId]);
   const body = Buffer.from(text, result.isBase64Encoded ? 'base64' : 'utf8');
   return { statusCode: result.statusCode, headers, body };
 }
@@ -94,22 +89,17 @@ function isProxyResult(value: unknown): value is APIGatewayProxyResult {
   );
 }
 
-export interface GatewayServer {
-  readonly port: number;
-  /**
-   * Stops taking connections, lets every invocation already started finish (its write reaches
-   * the engine before this resolves), then closes the remaining connections.
-   */
-  close(): Promise<void>;
-}
-
+/**
+ * Serves until `close()`, which stops taking connections, lets every invocation already started
+ * finish (its write reaches the engine before it resolves), then closes the remaining ones.
+ */
 export async function startGatewayServer(options: {
   readonly invoke: Invoke;
   readonly host: string;
   /** 0 picks a free port. */
   readonly port: number;
   readonly stage: string;
-}): Promise<GatewayServer> {
+}): Promise<{ port: number; close(): Promise<void> }> {
   const invocations = new Set<Promise<HttpResponse>>();
   let closing = false;
 

@@ -1,10 +1,11 @@
-import { chmod, mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { HashMode } from '../../lambda/config/config.js';
+import { type HashMode, splitKeys } from '../../lambda/config/config.js';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { startDynalite } from '../dynalite/start.js';
 import { acquireDataLock } from '../shared/data-lock.js';
-import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
+import { defaultTableName, type LocalData, localData, readDevKey } from '../shared/local-data.js';
 import {
   ensureRefusalsTable,
   ensureTable,
@@ -13,7 +14,6 @@ import {
   localRegion,
 } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
-import { type KeySource, resolveApiKeys } from './dev-key.js';
 import { callbackResource, type Invoke, startGatewayServer } from './gateway-server.js';
 
 export interface LocalServerOptions {
@@ -32,8 +32,6 @@ export interface LocalServerOptions {
    */
   readonly endpoint?: string;
   readonly hashMode?: HashMode;
-  /** `requestContext.stage` in the events; default `local`. */
-  readonly stage?: string;
 }
 
 export interface LocalServer {
@@ -117,7 +115,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
       invoke: handler,
       host,
       port: options.port ?? 3000,
-      stage: options.stage ?? 'local',
+      stage: 'local',
     });
     cleanup.push(() => gateway.close());
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${gateway.port}${callbackResource}`;
@@ -149,4 +147,31 @@ async function lockFolder(dir: string, lockFile: string) {
     waitMs: 5_000,
     waitFor: (holder) => holder.role === 'query',
   });
+}
+
+/** Where the accepted keys came from, for the banner. */
+export type KeySource =
+  | { readonly kind: 'environment'; readonly count: number }
+  | { readonly kind: 'generated'; readonly file?: string; readonly reused: boolean };
+
+/**
+ * The keys from `CALLBACK_API_KEYS`, else a development key. The generated key is kept in the
+ * data folder, so a restart accepts the key that the simulator or a saved curl line already
+ * uses; deleting the folder (or `DATA_DIR=:memory:`) gives a fresh one.
+ */
+async function resolveApiKeys(
+  fromEnvironment: string | undefined,
+  data: LocalData,
+): Promise<{ readonly keys: readonly string[]; readonly source: KeySource }> {
+  const keys = splitKeys(fromEnvironment ?? '');
+  if (keys.length > 0) return { keys, source: { kind: 'environment', count: keys.length } };
+  const saved = await readDevKey(data);
+  if (saved && data.kind === 'disk') {
+    return { keys: [saved], source: { kind: 'generated', file: data.devKeyFile, reused: true } };
+  }
+  // Recognisable as a development key wherever it turns up.
+  const key = `dev-${randomBytes(16).toString('hex')}`;
+  if (data.kind === 'memory') return { keys: [key], source: { kind: 'generated', reused: false } };
+  await writeFile(data.devKeyFile, `${key}\n`, { mode: 0o600 });
+  return { keys: [key], source: { kind: 'generated', file: data.devKeyFile, reused: false } };
 }
