@@ -2,7 +2,6 @@ import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamo
 import { startDynalite } from '../../scripts/dynalite/start.js';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
 import {
-  ensureRefusalsTable,
   ensureTable,
   localCredentials,
   localDynamoDbClient,
@@ -61,7 +60,7 @@ export async function createBenchTables(endpoint: string) {
   const client = localDynamoDbClient(endpoint);
   await Promise.all([
     ensureTable(client, tables.ours, { create: true }),
-    ensureRefusalsTable(client, tables.refusals, { create: true }),
+    ensureTable(client, tables.refusals, { create: true, table: 'refusals' }),
     ensureTable(client, tables.baseline, { create: true }),
     client.send(
       new CreateTableCommand({

@@ -7,8 +7,9 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { DynamoDBClient, waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
+import { waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
 import { freePort } from '../shared/free-port.js';
+import { localDynamoDbClient } from '../shared/local-engine.js';
 import { fetchDynamoDbLocal } from './fetch.js';
 
 export interface RunningEngine {
@@ -112,10 +113,7 @@ async function launch(java: string, dir: string, port: number): Promise<RunningE
 
 /** Until DescribeTable of a table that is not there gets its ResourceNotFound: then it answers. */
 async function answering(endpoint: string, abortSignal: AbortSignal): Promise<void> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+  const client = localDynamoDbClient(endpoint, {
     maxAttempts: 1,
     requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
   });

@@ -7,7 +7,6 @@ import { startDynalite } from '../dynalite/start.js';
 import { acquireDataLock } from '../shared/data-lock.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from '../shared/local-data.js';
 import {
-  ensureRefusalsTable,
   ensureTable,
   localCredentials,
   localDynamoDbClient,
@@ -101,7 +100,7 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     let tableCreated: boolean;
     try {
       tableCreated = (await ensureTable(client, tableName, create)) === 'created';
-      await ensureRefusalsTable(client, refusals, create);
+      await ensureTable(client, refusals, { ...create, table: 'refusals' });
     } finally {
       client.destroy();
     }

@@ -1,8 +1,8 @@
 import {
   CreateTableCommand,
-  type CreateTableCommandInput,
   DescribeTableCommand,
   DynamoDBClient,
+  type DynamoDBClientConfig,
   type KeySchemaElement,
   ResourceNotFoundException,
   waitUntilTableExists,
@@ -13,39 +13,37 @@ import { createTableInput, refusalsTableInput } from './create-table-input.js';
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const localRegion = 'us-east-1';
 
-export function localDynamoDbClient(endpoint: string): DynamoDBClient {
-  return new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+export function localDynamoDbClient(endpoint: string, config: DynamoDBClientConfig = {}) {
+  return new DynamoDBClient({
+    ...config,
+    endpoint,
+    region: localRegion,
+    credentials: localCredentials,
+  });
 }
+
+/** What local mode creates where CDK does not, and what a missing one's message points at. */
+const tables = {
+  transactions: { input: createTableInput, name: 'Table', setting: 'check TABLE_NAME' },
+  refusals: {
+    input: refusalsTableInput,
+    name: 'Refusals table',
+    setting: 'set REFUSALS_TABLE_NAME',
+  },
+};
 
 /**
- * Makes sure the transactions table exists with the indexes the code queries: created when
- * missing and `create` is set (a local engine); on AWS the stack owns it, so missing is an error.
+ * Makes sure a table exists with the indexes the code queries: created when missing and `create`
+ * is set (a local engine; a data folder from before refusals were kept gets that table now); on
+ * AWS the stack owns them, so missing is an error.
  */
-export function ensureTable(
+export async function ensureTable(
   client: DynamoDBClient,
   tableName: string,
-  options: { create: boolean },
-) {
-  return ensure(client, createTableInput(tableName), options.create, 'Table', 'check TABLE_NAME');
-}
-
-/** The refusals table beside it (a data folder from before refusals were kept gets it now). */
-export function ensureRefusalsTable(
-  client: DynamoDBClient,
-  tableName: string,
-  options: { create: boolean },
-) {
-  const input = refusalsTableInput(tableName);
-  return ensure(client, input, options.create, 'Refusals table', 'set REFUSALS_TABLE_NAME');
-}
-
-async function ensure(
-  client: DynamoDBClient,
-  input: CreateTableCommandInput,
-  create: boolean,
-  what: string,
-  hint: string,
+  options: { create: boolean; table?: keyof typeof tables },
 ): Promise<'created' | 'exists'> {
+  const { input: inputFor, name, setting } = tables[options.table ?? 'transactions'];
+  const input = inputFor(tableName);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
     // Indexes that differ (a data folder made by an older version) would fail writes or queries
@@ -68,9 +66,9 @@ async function ensure(
     return 'exists';
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
-    if (!create) {
+    if (!options.create) {
       throw new Error(
-        `${what} ${input.TableName} does not exist at this endpoint: ${hint} (on AWS, deploy the stack).`,
+        `${name} ${tableName} does not exist at this endpoint: ${setting} (on AWS, deploy the stack).`,
       );
     }
   }
