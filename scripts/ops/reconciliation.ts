@@ -131,13 +131,9 @@ export interface ReconcileSummary {
 export const lookupBatchSize = 100;
 
 /**
- * Compares the report with what was recorded, by reference, handing each difference to
- * `found` as it is found, and returns the counts.
- *
- * Memory grows with the window, never with the report: the report is streamed (plus one batch
- * of rows not received in the window, looked up by key); what is held is one small entry per
- * reference recorded in the window, since "recorded but not in the report" is only known once
- * the whole report is read, and the conflicts kept for audit, which are few.
+ * Compares the report with what was recorded, by reference, handing each difference to `found`.
+ * Memory grows with the window, never the report: the report streams, while "recorded but not
+ * reported" needs one small entry per reference of the window until the report ends.
  */
 export async function reconcile(
   sources: ReconcileSources,

@@ -51,10 +51,9 @@ export interface MessageOutcome {
 }
 
 /**
- * Drains the dead-letter queue: each message's batch is re-read from the stream while it holds
- * it, from the table after, published as the stream consumer would, and the message deleted only
- * when every record of it was published. A message that fails stays in the queue (made visible
- * again at the end) for the next run; running twice republishes, which consumers dedupe.
+ * Drains the dead-letter queue: each batch is re-read (stream, else table) and published as the
+ * consumer would; a message is deleted only when all of it was published, else kept for the next
+ * run. Running twice republishes, which consumers dedupe.
  */
 export async function redriveQueue(
   dependencies: RedriveDependencies,
@@ -133,10 +132,7 @@ async function redriveMessage(
   return { messageId, source, deleted, outcome };
 }
 
-/**
- * Where a dead-lettered batch sits in the stream: Lambda's on-failure message for a stream
- * source holds the batch's location, not its records.
- */
+/** Lambda's on-failure message for a stream holds where the batch is, not its records. */
 const batchInfoSchema = z.object({
   streamArn: z.string(),
   shardId: z.string(),
@@ -203,16 +199,12 @@ export function lambdaRecord(record: StreamApiRecord, streamArn: string): Dynamo
   return { ...lambdaJson<DynamoDBRecord>(record), eventSourceARN: streamArn };
 }
 
-/**
- * How far before the batch's first arrival in the stream a record's `receivedAt` may be: the
- * receiver stamps it before the write, at most a function timeout earlier.
- */
+/** `receivedAt` is stamped before the write: at most a function timeout before the stream. */
 const receiveToStreamMarginMs = 5 * 60_000;
 
 /**
- * Once the stream has let go of a batch, the table still holds what it carried (the receiver
- * never changes an item), but not which items: everything received around the batch's arrival
- * times is republished, transactions and conflicts alike; consumers dedupe the extra copies.
+ * The table still holds what a trimmed batch carried (items never change), not which items it
+ * was: everything received around its arrival is republished; consumers dedupe the extras.
  */
 async function tableRecords(
   { client, tableName }: QueryContext,

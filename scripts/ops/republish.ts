@@ -41,9 +41,8 @@ export interface RepublishOutcome {
 }
 
 /**
- * Publishes records exactly as the stream consumer does: the same `eventForRecord` decides
- * whether a record is an event, the same `putEventsEntry` makes the entry, the same publisher
- * sends it. Records that stand for no event (MODIFY, REMOVE, other items) are done by definition.
+ * Publishes records exactly as the stream consumer does, with its own functions and publisher;
+ * records that stand for no event (MODIFY, REMOVE, other items) are done by definition.
  */
 export async function republish(
   records: readonly DynamoDBRecord[],
@@ -77,10 +76,7 @@ export async function republish(
   return { published, failed, unpublishable };
 }
 
-/**
- * A table item as the INSERT record the stream carried when it was written: the receiver never
- * changes an item once written, so the item is exactly that record's new image.
- */
+/** A table item as the INSERT record the stream carried (items never change once written). */
 export function insertRecord(item: Item): DynamoDBRecord {
   const image = lambdaJson<Record<string, LambdaAttribute>>(item);
   const key = image.reference;
@@ -90,10 +86,7 @@ export function insertRecord(item: Item): DynamoDBRecord {
   };
 }
 
-/**
- * The SDK's shapes as a Lambda event carries them: the same JSON, except binary as base64 text
- * and times as epoch seconds.
- */
+/** The SDK's shapes as a Lambda event carries them: binary as base64, times in epoch seconds. */
 export function lambdaJson<T>(value: unknown): T {
   return JSON.parse(
     JSON.stringify(value, function (this: Record<string, unknown>, name, json) {
@@ -110,11 +103,7 @@ export interface ReplaySummary extends Omit<RepublishOutcome, 'published'> {
   readonly notFound: readonly string[];
 }
 
-/**
- * Republishes recorded transactions (by reference, or received in a window) as the stream
- * consumer published them, a hundred at a time so memory stays flat over a long window. Safe to
- * run twice: consumers dedupe on `reference`.
- */
+/** Republishes recorded transactions a hundred at a time (flat memory); consumers dedupe. */
 export async function replayTransactions(
   dependencies: Destination & { readonly client: DynamoDBClient; readonly tableName: string },
   selection: { readonly references: readonly string[] } | { readonly window: TimeWindow },

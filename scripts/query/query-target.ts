@@ -37,10 +37,7 @@ export function withTableOptions(
     );
 }
 
-/**
- * Bounds every attempt of every request the tools make: a hung connection fails (and the SDK
- * retries it) instead of hanging the command. Without `throwOnRequestTimeout` it only warns.
- */
+/** A hung connection fails (and is retried) instead of hanging the command. */
 export const requestHandler = { requestTimeout: 10_000, throwOnRequestTimeout: true };
 
 function awsClient(endpoint?: string): DynamoDBClient {
@@ -119,18 +116,17 @@ export async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
       }
     }
     if (Date.now() > deadline) {
+      const holder = `${owner?.role ?? 'unknown'} pid ${owner?.pid ?? '?'}`;
+      const seconds = folderWaitMs / 1000;
       throw new Error(
-        `The local data folder ${data.dir} stayed busy (${owner?.role ?? 'unknown'} pid ${owner?.pid ?? '?'}) for ${folderWaitMs / 1000} s.`,
+        `The local data folder ${data.dir} stayed busy (${holder}) for ${seconds} s.`,
       );
     }
     await sleep(100);
   }
 }
 
-/**
- * Runs `use` against the target, then closes it; a missing table is said as such. For
- * `refusals`, the refusals table: the one `--table` names, else the one beside local mode's.
- */
+/** Runs `use` on the target (or the refusals table beside it), closes it, names a missing table. */
 export async function withTarget<T>(
   flags: TargetFlags,
   use: (target: QueryTarget) => Promise<T>,

@@ -54,8 +54,7 @@ export async function getTransaction(
       ),
     ),
   ]);
-  // A conflict audit item's key is derived, so a reference never fetches one; still, only a
-  // transaction is shown as the transaction.
+  // Only a transaction is shown as the transaction (a conflict item's key is derived anyway).
   const item = stored.Item?.record?.S === 'transaction' ? storedItem(stored.Item) : undefined;
   return { transaction: item, conflicts };
 }
@@ -85,10 +84,7 @@ export function listByUsername(
   });
 }
 
-/**
- * Transactions received in the window, newest first, from the `byTime` index: one range query
- * per shard, whatever the window's length, merged as they are read.
- */
+/** Received in the window, newest first: one `byTime` range query per shard, merged. */
 export function listByTime(
   context: QueryContext,
   window: TimeWindow,
@@ -141,10 +137,7 @@ async function* queryItems(
   }
 }
 
-/**
- * `--type`/`--status` as a filter expression (both are reserved words, hence the placeholders).
- * It applies after the key condition reads, so filling a `--limit` may take more pages.
- */
+/** `--type`/`--status` (reserved words): applied after the key condition reads. */
 function withFilter(
   filters: Filters,
   names: Record<string, string>,
@@ -178,10 +171,7 @@ export function compareNewestFirst(a: StoredItem, b: StoredItem): number {
   return at(b).localeCompare(at(a)) || ref(a).localeCompare(ref(b));
 }
 
-/**
- * Merges newest-first streams into one, reading each only as far as the output has got (one
- * page per stream in memory). Stopping early closes every stream, which stops its paginator.
- */
+/** Merges newest-first streams, reading each only as far as needed; stopping closes them all. */
 export async function* mergeNewestFirst(
   streams: readonly AsyncIterable<StoredItem>[],
 ): AsyncGenerator<StoredItem> {
@@ -220,10 +210,7 @@ export async function* take<T>(stream: AsyncIterable<T>, limit: number): AsyncGe
 /** BatchGetItem's limit of keys per request. */
 export const maxKeysPerBatch = 100;
 
-/**
- * The transaction items among `references` (at most 100), by key with consistent reads: how
- * reconcile finds a report row received outside the window, and how replay finds its items.
- */
+/** The transaction items among `references` (at most 100), by key, consistently read. */
 export async function itemsByReference(
   client: DynamoDBClient,
   tableName: string,
@@ -274,10 +261,7 @@ export async function* itemsInWindow(
   if (references.length > 0) yield* readBack();
 }
 
-/**
- * The conflict audit items, all or those received in `window`. The `byConflictOf` index is
- * sparse, so reading all of it costs the conflicts, not the table.
- */
+/** The conflict audit items, all or those received in `window` (a sparse index: cheap). */
 export async function* conflictItems(
   client: DynamoDBClient,
   tableName: string,
@@ -300,9 +284,8 @@ export async function* conflictItems(
 }
 
 /**
- * Upgrading from the day-bucket index: gives every transaction written before `byTime` existed
- * its `timeShard`. Reads only the keys of items that lack it and writes conditionally, so running
- * it again (or beside the receiver) is harmless. Returns how many items it updated.
+ * Gives items written before `byTime` existed their `timeShard`: keys only, conditional writes,
+ * so it is safe to run again or beside the receiver. Returns how many it updated.
  */
 export async function backfillTimeShard(
   client: DynamoDBClient,
