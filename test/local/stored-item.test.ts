@@ -8,14 +8,13 @@ import {
 
 describe('stored items (query --format json)', () => {
   it('writes DynamoDB numbers as their exact digits, never through a JavaScript number', () => {
-    const text = exactJson(
-      storedItem({
-        reference: { S: 'r' },
-        id: { N: '9007199254740993' },
-        amount: { N: '12345678901234567890123456789012345678' },
-      }),
-      2,
-    );
+    const amount = '12345678901234567890123456789012345678';
+    const item = storedItem({
+      reference: { S: 'r' },
+      id: { N: '9007199254740993' },
+      amount: { N: amount },
+    });
+    const text = exactJson(item, 2);
 
     expect(text).toContain('"id": 9007199254740993');
     expect(text).toContain('"amount": 12345678901234567890123456789012345678');
