@@ -89,19 +89,18 @@ function shortPath(path: string, cwd: string): string {
 
 /** A Turkish-named withdrawal with a fresh reference: pasting it twice shows a duplicate. */
 function curlLine(server: Pick<LocalServer, 'url' | 'apiKey'>): string {
-  const transaction = {
-    status: 'Confirm' as const,
+  const fields = {
+    status: 'Confirm',
     message: 'Ödeme onaylandı',
     reference: randomUUID(),
-  };
-  const body = callbackBody(sampleTransaction(transaction), server.apiKey);
-  const headers = [
+  } as const;
+  return [
+    'curl -i',
+    shellQuote(server.url),
     "-H 'content-type: application/json'",
     `-H ${shellQuote(`x-api-key: ${server.apiKey}`)}`,
-  ];
-  return ['curl -i', shellQuote(server.url), ...headers, `--data-raw ${shellQuote(body)}`].join(
-    ' ',
-  );
+    `--data-raw ${shellQuote(callbackBody(sampleTransaction(fields), server.apiKey))}`,
+  ].join(' ');
 }
 
 /** POSIX single quotes; a quote inside becomes `'\''`. */

@@ -33,19 +33,7 @@ export interface LocalServerOptions {
   readonly hashMode?: HashMode;
 }
 
-export interface LocalServer {
-  /** The callback URL, e.g. `http://127.0.0.1:3000/callback`. */
-  readonly url: string;
-  /** The first accepted key, for curl lines and the simulator. */
-  readonly apiKey: string;
-  readonly keySource: KeySource;
-  readonly data: LocalData;
-  readonly tableName: string;
-  readonly engine: { readonly endpoint: string; readonly embedded: boolean };
-  readonly tableCreated: boolean;
-  /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
-  stop(): Promise<void>;
-}
+export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
 
 let handlerLoads = 0;
 
@@ -55,7 +43,7 @@ let handlerLoads = 0;
  * environment when it is imported, so this sets `process.env` first and imports it after; each
  * call imports a fresh instance, so servers with different settings can run in one process.
  */
-export async function startLocalServer(options: LocalServerOptions = {}): Promise<LocalServer> {
+export async function startLocalServer(options: LocalServerOptions = {}) {
   const data = localData(options.dataDir);
   const tableName = options.tableName ?? defaultTableName;
   // Undone in reverse (the HTTP side drains before the engine closes, the lock goes last), every
@@ -122,13 +110,16 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
 
     let stopped: Promise<void> | undefined;
     return {
+      /** The callback URL, e.g. `http://127.0.0.1:3000/callback`. */
       url,
+      /** The first accepted key, for curl lines and the simulator. */
       apiKey: keys.keys[0] as string,
       keySource: keys.source,
       data,
       tableName,
       engine: { endpoint: engine.endpoint, embedded: !endpoint },
       tableCreated,
+      /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
       stop: () => (stopped ??= undo()),
     };
   } catch (error) {

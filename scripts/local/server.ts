@@ -24,7 +24,6 @@ const program = commandProgram(
     'after',
     `
 Environment:
-  PORT                       port (default 3000; 0 picks a free one)
   HOST                       interface (default 127.0.0.1; others get a warning, see docs/local-mode.md)
   DATA_DIR                   data folder (default .data; :memory: keeps nothing)
   TABLE_NAME                 table (default callback-transactions)
@@ -70,12 +69,10 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
         'can send callbacks with the key. The key is masked below.\n',
     );
   }
-  const setup = {
-    hashMode: hashMode ?? 'if-present',
-    exposed,
-    dataDirSetting: DATA_DIR || undefined,
-  };
-  process.stdout.write(banner(server, setup));
+  const dataDirSetting = DATA_DIR || undefined;
+  process.stdout.write(
+    banner(server, { hashMode: hashMode ?? 'if-present', exposed, dataDirSetting }),
+  );
   stopOnSignals(server);
 }
 
