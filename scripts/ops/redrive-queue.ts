@@ -16,7 +16,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
-import { type TimeWindow, timeWindow } from '../query/time-window.js';
+import { timeWindow } from '../query/time-window.js';
 import { conflictItems, itemsInWindow, type QueryContext } from '../query/transaction-queries.js';
 import { UsageError } from '../shared/cli-errors.js';
 import {
@@ -212,13 +212,11 @@ async function tableRecords(
 ): Promise<DynamoDBRecord[]> {
   const since = Date.parse(info.approximateArrivalOfFirstRecord) - receiveToStreamMarginMs;
   const until = Date.parse(info.approximateArrivalOfLastRecord) + 1;
-  const window: TimeWindow = timeWindow(
-    new Date(since).toISOString(),
-    new Date(until).toISOString(),
-  );
+  const window = timeWindow(new Date(since).toISOString(), new Date(until).toISOString());
   const records: DynamoDBRecord[] = [];
-  for await (const item of itemsInWindow(client, tableName, window))
-    records.push(insertRecord(item));
+  for await (const items of itemsInWindow(client, tableName, window)) {
+    records.push(...items.map(insertRecord));
+  }
   for await (const item of conflictItems(client, tableName, window))
     records.push(insertRecord(item));
   return records;

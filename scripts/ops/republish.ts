@@ -129,14 +129,7 @@ export async function replayTransactions(
       await send(items.filter((item) => item !== undefined));
     }
   } else {
-    let batch: Item[] = [];
-    for await (const item of itemsInWindow(client, tableName, selection.window)) {
-      if (batch.push(item) === maxKeysPerBatch) {
-        await send(batch);
-        batch = [];
-      }
-    }
-    if (batch.length > 0) await send(batch);
+    for await (const items of itemsInWindow(client, tableName, selection.window)) await send(items);
   }
   return { published, failed, unpublishable, notFound };
 }

@@ -239,26 +239,24 @@ export async function itemsByReference(
   return found;
 }
 
-/** Every transaction item received in the window, whole: the index entries read back by key. */
+/** The transaction items received in the window, whole, in batches of up to a hundred. */
 export async function* itemsInWindow(
   client: DynamoDBClient,
   tableName: string,
   window: TimeWindow,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   let references: string[] = [];
-  const readBack = async function* () {
+  // The index carries the list fields only: its entries are read back from the table by key.
+  const readBack = async () => {
     const found = await itemsByReference(client, tableName, references);
-    for (const reference of references) {
-      const item = found.get(reference);
-      if (item) yield item;
-    }
+    const items = references.map((reference) => found.get(reference));
     references = [];
+    return items.filter((item) => item !== undefined);
   };
   for await (const entry of listByTime({ client, tableName }, window, {})) {
-    references.push(String(entry.reference));
-    if (references.length === maxKeysPerBatch) yield* readBack();
+    if (references.push(String(entry.reference)) === maxKeysPerBatch) yield await readBack();
   }
-  if (references.length > 0) yield* readBack();
+  if (references.length > 0) yield await readBack();
 }
 
 /** The conflict audit items, all or those received in `window` (a sparse index: cheap). */
