@@ -153,45 +153,39 @@ export class CallbackReceiverStack extends Stack {
 
     // What an operator needs after deploy: where to point the gateway, what to query, where
     // to put the key, where to look.
-    new CfnOutput(this, 'CallbackUrl', {
-      exportName: `${this.stackName}-CallbackUrl`,
-      description: 'Point the payment gateway here (POST)',
-      value: this.api.callbackUrl,
-    });
-    new CfnOutput(this, 'TableName', {
-      exportName: `${this.stackName}-TableName`,
-      description: 'Transactions table (RETAIN: survives cdk destroy)',
-      value: this.table.tableName,
-    });
-    new CfnOutput(this, 'RefusalsTableName', {
-      exportName: `${this.stackName}-RefusalsTableName`,
-      description: 'Refused deliveries kept for their retention: npm run query -- refused --table',
-      value: this.refusalsTable.tableName,
-    });
-    new CfnOutput(this, 'SecretName', {
-      exportName: `${this.stackName}-SecretName`,
-      description: 'Put the API keys here: {"keys":["..."]} or a plain string',
-      value: apiKeys.secretName,
-    });
-    new CfnOutput(this, 'DashboardUrl', {
-      exportName: `${this.stackName}-DashboardUrl`,
-      description: 'CloudWatch dashboard',
-      value: `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
-    });
-    new CfnOutput(this, 'EventBusName', {
-      exportName: `${this.stackName}-EventBusName`,
-      description: 'Subscribe rules here: source callback-receiver, Transaction Completed',
-      value: this.events.bus.eventBusName,
-    });
-    new CfnOutput(this, 'EventsDeadLetterQueueUrl', {
-      exportName: `${this.stackName}-EventsDeadLetterQueueUrl`,
-      description: 'Stream batches not published after all retries (docs/operations.md: redrive)',
-      value: this.events.deadLetterQueue.queueUrl,
-    });
-    new CfnOutput(this, 'AlarmTopicArn', {
-      exportName: `${this.stackName}-AlarmTopicArn`,
-      description: 'SNS topic every alarm notifies; subscribe more endpoints here',
-      value: this.alarmTopic.topicArn,
-    });
+    const output = (id: string, description: string, value: string) =>
+      new CfnOutput(this, id, { exportName: `${this.stackName}-${id}`, description, value });
+    output('CallbackUrl', 'Point the payment gateway here (POST)', this.api.callbackUrl);
+    output('TableName', 'Transactions table (RETAIN: survives cdk destroy)', this.table.tableName);
+    output(
+      'RefusalsTableName',
+      'Refused deliveries kept for their retention: npm run query -- refused --table',
+      this.refusalsTable.tableName,
+    );
+    output(
+      'SecretName',
+      'Put the API keys here: {"keys":["..."]} or a plain string',
+      apiKeys.secretName,
+    );
+    output(
+      'DashboardUrl',
+      'CloudWatch dashboard',
+      `https://${Aws.REGION}.console.aws.amazon.com/cloudwatch/home?region=${Aws.REGION}#dashboards/dashboard/${this.dashboard.dashboard.dashboardName}`,
+    );
+    output(
+      'EventBusName',
+      'Subscribe rules here: source callback-receiver, Transaction Completed',
+      this.events.bus.eventBusName,
+    );
+    output(
+      'EventsDeadLetterQueueUrl',
+      'Stream batches not published after all retries (docs/operations.md: redrive)',
+      this.events.deadLetterQueue.queueUrl,
+    );
+    output(
+      'AlarmTopicArn',
+      'SNS topic every alarm notifies; subscribe more endpoints here',
+      this.alarmTopic.topicArn,
+    );
   }
 }

@@ -36,6 +36,7 @@ export class CallbackDashboard extends Construct {
       ['p50', 'p99'].map((statistic) =>
         metric({ statistic, period, label: `${name} ${statistic}` }),
       );
+    const sum = (label: string) => ({ statistic: 'Sum', period, label });
 
     this.dashboard = new Dashboard(this, 'Dashboard', {
       // Named after the stack, so two stacks in one account each get their own.
@@ -73,17 +74,14 @@ export class CallbackDashboard extends Construct {
       new GraphWidget({
         title: 'Errors: API Gateway',
         width: 8,
-        left: [
-          stage.metricClientError({ statistic: 'Sum', period, label: '4xx' }),
-          stage.metricServerError({ statistic: 'Sum', period, label: '5xx' }),
-        ],
+        left: [stage.metricClientError(sum('4xx')), stage.metricServerError(sum('5xx'))],
       }),
       new GraphWidget({
         title: 'Errors: function',
         width: 8,
         left: [
-          fn.metricErrors({ statistic: 'Sum', period, label: 'Errors' }),
-          fn.metricThrottles({ statistic: 'Sum', period, label: 'Throttles' }),
+          fn.metricErrors(sum('Errors')),
+          fn.metricThrottles(sum('Throttles')),
           serviceMetric(this, 'StoreUnavailable', { period }),
           serviceMetric(this, 'KeysUnavailable', { period }),
           serviceMetric(this, 'ItemRejected', { period }),

@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
+import type { Role } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { HashMode } from '../../lambda/config/config.js';
@@ -67,7 +66,7 @@ export interface ReceiverFunctionProps {
 
 /** The callback handler: bundled ESM on Node 24 / arm64 with a least-privilege role. */
 export class ReceiverFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: ServiceFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
 
@@ -99,65 +98,42 @@ export class ReceiverFunction extends Construct {
 
     // Data plane, written out instead of `grantReadWriteData` (which adds Scan, Query,
     // BatchWriteItem, UpdateItem, DeleteItem...). Conflict audit records are PutItem too.
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'PutAndGetTransactions',
-        effect: Effect.ALLOW,
-        actions: ['dynamodb:PutItem', 'dynamodb:GetItem'],
-        resources: [props.table.tableArn],
-      }),
+    this.function.allow(
+      'PutAndGetTransactions',
+      ['dynamodb:PutItem', 'dynamodb:GetItem'],
+      [props.table.tableArn],
     );
     // A refusal is kept by one upsert on its body's digest; nothing else touches that table.
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'KeepRefusals',
-        effect: Effect.ALLOW,
-        actions: ['dynamodb:UpdateItem'],
-        resources: [props.refusalsTable.tableArn],
-      }),
-    );
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'ReadApiKeys',
-        effect: Effect.ALLOW,
-        actions: ['secretsmanager:GetSecretValue'],
-        resources: [props.secretArn],
-      }),
-    );
+    this.function.allow('KeepRefusals', ['dynamodb:UpdateItem'], [props.refusalsTable.tableArn]);
+    this.function.allow('ReadApiKeys', ['secretsmanager:GetSecretValue'], [props.secretArn]);
     if (props.encryptionKey) {
       // With a customer-managed key, DynamoDB and Secrets Manager decrypt with the caller's
       // permission; only through those two services, never direct use of the key.
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          sid: 'DecryptThroughDynamoDbAndSecretsManager',
-          effect: Effect.ALLOW,
-          actions: ['kms:Decrypt'],
-          resources: [props.encryptionKey.keyArn],
-          conditions: {
-            StringEquals: {
-              'kms:ViaService': [
-                `dynamodb.${region}.${urlSuffix}`,
-                `secretsmanager.${region}.${urlSuffix}`,
-              ],
-            },
+      this.function.allow(
+        'DecryptThroughDynamoDbAndSecretsManager',
+        ['kms:Decrypt'],
+        [props.encryptionKey.keyArn],
+        {
+          StringEquals: {
+            'kms:ViaService': [
+              `dynamodb.${region}.${urlSuffix}`,
+              `secretsmanager.${region}.${urlSuffix}`,
+            ],
           },
-        }),
+        },
       );
     }
 
     if (props.secretKeyArn) {
       // An existing secret under its own key: Secrets Manager decrypts with the caller's
       // permission, so the function may use that key through Secrets Manager only.
-      this.function.addToRolePolicy(
-        new PolicyStatement({
-          sid: 'DecryptApiKeysThroughSecretsManager',
-          effect: Effect.ALLOW,
-          actions: ['kms:Decrypt'],
-          resources: [props.secretKeyArn],
-          conditions: {
-            StringEquals: { 'kms:ViaService': `secretsmanager.${region}.${urlSuffix}` },
-          },
-        }),
+      this.function.allow(
+        'DecryptApiKeysThroughSecretsManager',
+        ['kms:Decrypt'],
+        [props.secretKeyArn],
+        {
+          StringEquals: { 'kms:ViaService': `secretsmanager.${region}.${urlSuffix}` },
+        },
       );
     }
 

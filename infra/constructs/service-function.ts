@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { type Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import {
+  Effect,
+  PolicyStatement,
+  type PolicyStatementProps,
+  Role,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -116,6 +122,18 @@ export class ServiceFunction extends NodejsFunction {
       'Only actions without resource-level permissions use "*": the X-Ray actions of active ' +
         'tracing, and dynamodb:ListStreams for a stream consumer. Every other statement names ' +
         'its single resource.',
+    );
+  }
+
+  /** Lets the function do `actions` on `resources`, in a statement named `sid` for reviewers. */
+  allow(
+    sid: string,
+    actions: string[],
+    resources: string[],
+    conditions?: PolicyStatementProps['conditions'],
+  ): void {
+    this.addToRolePolicy(
+      new PolicyStatement({ sid, effect: Effect.ALLOW, actions, resources, conditions }),
     );
   }
 }

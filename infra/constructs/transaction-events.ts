@@ -13,7 +13,6 @@ import {
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -79,7 +78,7 @@ export interface TransactionEventsProps {
 export class TransactionEvents extends Construct {
   readonly bus: EventBus;
   readonly archive: Archive;
-  readonly function: NodejsFunction;
+  readonly function: ServiceFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
   readonly deadLetterQueue: Queue;
@@ -149,14 +148,7 @@ export class TransactionEvents extends Construct {
     this.role = consumer.executionRole;
 
     // PutEvents on this bus only, written out rather than `grantPutEventsTo` to carry a sid.
-    this.function.addToRolePolicy(
-      new PolicyStatement({
-        sid: 'PutTransactionEvents',
-        effect: Effect.ALLOW,
-        actions: ['events:PutEvents'],
-        resources: [this.bus.eventBusArn],
-      }),
-    );
+    this.function.allow('PutTransactionEvents', ['events:PutEvents'], [this.bus.eventBusArn]);
 
     // bisectBatchOnError + reportBatchItemFailures: Lambda splits a batch at the first reported
     // record, so a record that keeps failing ends up alone and goes to the queue after the
