@@ -112,13 +112,8 @@ class Parser {
   private parseObject(depth: number): JsonObject {
     const object: JsonObject = {};
     const seen = new Set<string>();
-    this.pos++;
-    this.skipWhitespace();
-    if (this.text[this.pos] === '}') {
-      this.pos++;
-      return object;
-    }
-    for (;;) {
+    if (this.opensEmpty('}')) return object;
+    do {
       if (this.text[this.pos] !== '"') this.fail('expected a member name');
       const namePosition = this.pos;
       const name = this.parseString();
@@ -132,30 +127,35 @@ class Parser {
       const start = this.pos;
       object[name] = this.parseValue(depth + 1);
       if (depth === 1) this.memberSpans.set(name, { start, end: this.pos });
-      this.skipWhitespace();
-      const next = this.text[this.pos++];
-      if (next === '}') return object;
-      if (next !== ',') this.fail("expected ',' or '}'", this.pos - 1);
-      this.skipWhitespace();
-    }
+    } while (!this.closes('}'));
+    return object;
   }
 
   private parseArray(depth: number): JsonValue[] {
     const array: JsonValue[] = [];
+    if (this.opensEmpty(']')) return array;
+    do array.push(this.parseValue(depth + 1));
+    while (!this.closes(']'));
+    return array;
+  }
+
+  /** Steps past an opening bracket; true, past the closing one too, for an empty container. */
+  private opensEmpty(close: '}' | ']'): boolean {
     this.pos++;
     this.skipWhitespace();
-    if (this.text[this.pos] === ']') {
-      this.pos++;
-      return array;
-    }
-    for (;;) {
-      array.push(this.parseValue(depth + 1));
-      this.skipWhitespace();
-      const next = this.text[this.pos++];
-      if (next === ']') return array;
-      if (next !== ',') this.fail("expected ',' or ']'", this.pos - 1);
-      this.skipWhitespace();
-    }
+    if (this.text[this.pos] !== close) return false;
+    this.pos++;
+    return true;
+  }
+
+  /** After a member or element: true past `close`, false past a ',' (another one follows). */
+  private closes(close: '}' | ']'): boolean {
+    this.skipWhitespace();
+    const next = this.text[this.pos++];
+    if (next === close) return true;
+    if (next !== ',') this.fail(`expected ',' or '${close}'`, this.pos - 1);
+    this.skipWhitespace();
+    return false;
   }
 
   private parseString(): string {

@@ -1,4 +1,5 @@
 import {
+  type AttributeValue,
   ConditionalCheckFailedException,
   type DynamoDBClient,
   GetItemCommand,
@@ -40,18 +41,8 @@ export class DynamoDbTransactionStore implements TransactionStore {
     budget: TimeBudget = unlimitedBudget(),
   ): Promise<PutOutcome> {
     try {
-      await attempt(budget, this.attempts, (abortSignal) =>
-        this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: transactionItem(record),
-            ...putIfAbsentCondition,
-            // DynamoDB returns the stored item with the failure, saving a read on every duplicate.
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-          { abortSignal },
-        ),
-      );
+      // DynamoDB returns the stored item with the failure, saving a read on every duplicate.
+      await this.putNew(transactionItem(record), budget, 'ALL_OLD');
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
@@ -72,21 +63,24 @@ export class DynamoDbTransactionStore implements TransactionStore {
     budget: TimeBudget = unlimitedBudget(),
   ): Promise<void> {
     try {
-      await attempt(budget, this.attempts, (abortSignal) =>
-        this.client.send(
-          new PutItemCommand({
-            TableName: this.tableName,
-            Item: conflictItem(record),
-            ...putIfAbsentCondition,
-          }),
-          { abortSignal },
-        ),
-      );
+      await this.putNew(conflictItem(record), budget);
     } catch (error) {
       // The same conflicting content is already kept: nothing to add.
       if (error instanceof ConditionalCheckFailedException) return;
       throw storeFailure(error);
     }
+  }
+
+  /** Writes `item` only if no item holds its key (see {@link putIfAbsentCondition}). */
+  private async putNew(
+    Item: Record<string, AttributeValue>,
+    budget: TimeBudget,
+    ReturnValuesOnConditionCheckFailure?: 'ALL_OLD',
+  ): Promise<void> {
+    const input = { TableName: this.tableName, Item, ReturnValuesOnConditionCheckFailure };
+    await attempt(budget, this.attempts, (abortSignal) =>
+      this.client.send(new PutItemCommand({ ...input, ...putIfAbsentCondition }), { abortSignal }),
+    );
   }
 
   /**
