@@ -175,28 +175,43 @@ const validAmount = sometimesOtherForm(
     .map(([int, frac]) => (frac === undefined ? int : `${int}.${frac}`)),
 ).map((text) => new RawJson(text));
 
+/** The members before `reference`, in the gateway's order, mostly valid. */
+const memberValues = {
+  id: field(validId, hostileNumber),
+  username: field(personName, fc.constant('\ud800')),
+  firstName: field(personName, fc.constant('\udc00x')),
+  lastName: field(personName, personName),
+  amount: field(validAmount, hostileNumber),
+  currency: field(
+    fc.constantFrom('TRY', 'USD', 'EUR', 'GBP', 'JPY'),
+    fc.constantFrom('usd', 'TRYX', '', 'ÇĞÜ', 'U$D'),
+  ),
+  type: field(fc.constantFrom('Deposit', 'Withdrawal'), fc.constantFrom('deposit', 'Refund', '')),
+  status: field(fc.constantFrom('Confirm', 'Reject'), fc.constantFrom('confirm', 'Pending', '')),
+  message: fc.oneof(
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    {
+      weight: 4,
+      arbitrary: field(fc.string({ unit: 'grapheme', maxLength: 30 }), fc.string({ maxLength: 5 })),
+    },
+  ),
+};
+/** The names the interface defines: an extra member never takes one. */
+const definedNames = [...Object.keys(memberValues), 'reference', 'hash'];
+const transactionMembers = fc.record(memberValues).map((fields) => {
+  const entries: [string, Value][] = [];
+  for (const [name, value] of Object.entries(fields))
+    if (value !== undefined) entries.push([name, value]);
+  return new Members(entries);
+});
+
 /** Names of members a newer gateway might add, the empty name included. */
 const extraName = fc
   .oneof(
     fc.string({ maxLength: 8 }),
     fc.constantFrom('', 'channel', 'fee', 'meta', '__proto__', 'constructor', 'hash2', 'Reference'),
   )
-  .filter(
-    (name) =>
-      ![
-        'id',
-        'username',
-        'firstName',
-        'lastName',
-        'amount',
-        'currency',
-        'type',
-        'status',
-        'message',
-        'reference',
-        'hash',
-      ].includes(name),
-  );
+  .filter((name) => !definedNames.includes(name));
 
 const leafValue: fc.Arbitrary<Value> = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 8 }),
@@ -225,38 +240,6 @@ const extraValue: fc.Arbitrary<Value> = fc.oneof(
   },
   { weight: 1, arbitrary: nestedValue },
 );
-
-/** The members before `reference`, in the gateway's order, mostly valid. */
-const transactionMembers = fc
-  .record({
-    id: field(validId, hostileNumber),
-    username: field(personName, fc.constant('\ud800')),
-    firstName: field(personName, fc.constant('\udc00x')),
-    lastName: field(personName, personName),
-    amount: field(validAmount, hostileNumber),
-    currency: field(
-      fc.constantFrom('TRY', 'USD', 'EUR', 'GBP', 'JPY'),
-      fc.constantFrom('usd', 'TRYX', '', 'ÇĞÜ', 'U$D'),
-    ),
-    type: field(fc.constantFrom('Deposit', 'Withdrawal'), fc.constantFrom('deposit', 'Refund', '')),
-    status: field(fc.constantFrom('Confirm', 'Reject'), fc.constantFrom('confirm', 'Pending', '')),
-    message: fc.oneof(
-      { weight: 1, arbitrary: fc.constant(undefined) },
-      {
-        weight: 4,
-        arbitrary: field(
-          fc.string({ unit: 'grapheme', maxLength: 30 }),
-          fc.string({ maxLength: 5 }),
-        ),
-      },
-    ),
-  })
-  .map((fields) => {
-    const entries: [string, Value][] = [];
-    for (const [name, value] of Object.entries(fields))
-      if (value !== undefined) entries.push([name, value]);
-    return new Members(entries);
-  });
 
 /** Now and then one member written twice. */
 const withDuplicate = fc
