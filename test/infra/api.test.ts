@@ -1,14 +1,13 @@
 import { App, Stack } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
-import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { CfnLogGroup } from 'aws-cdk-lib/aws-logs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { describe, expect, test } from 'vitest';
 import { CallbackApi } from '../../infra/constructs/callback-api.js';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
-import { propertiesOf, synthesize } from './synth.js';
+import { importedHandler, propertiesOf, synthesize } from './synth.js';
 
 const synth = synthesize();
 const { template, stack } = synth;
@@ -197,11 +196,7 @@ describe('WAF allow-list of one address family', () => {
   test('allows the listed IPv4 addresses by their one IP set, with no OR around it', () => {
     const alone = new Stack(new App(), 'AllowList');
     new CallbackApi(alone, 'Api', {
-      handler: LambdaFunction.fromFunctionArn(
-        alone,
-        'Handler',
-        'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
-      ),
+      handler: importedHandler(alone),
       throttleRateLimit: 100,
       throttleBurstLimit: 200,
       allowedSourceIps: ['203.0.113.7/32'],

@@ -1,7 +1,6 @@
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, test } from 'vitest';
@@ -9,6 +8,7 @@ import { alarmToTopic } from '../../infra/constructs/alarm-to-topic.js';
 import { CallbackApi } from '../../infra/constructs/callback-api.js';
 import { ServiceFunction } from '../../infra/constructs/service-function.js';
 import { TransactionEvents } from '../../infra/constructs/transaction-events.js';
+import { importedHandler } from './synth.js';
 
 // Each construct refuses a bad prop before it builds anything (so before any bundling), with a
 // message that names the construct and the prop.
@@ -39,11 +39,7 @@ describe('constructs validate their own props', () => {
 
   test('CallbackApi refuses an allow-list without the WAF it would need', () => {
     const stack = newStack();
-    const handler = LambdaFunction.fromFunctionArn(
-      stack,
-      'Handler',
-      'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
-    );
+    const handler = importedHandler(stack);
     expect(
       () =>
         new CallbackApi(stack, 'Api', {
@@ -59,11 +55,7 @@ describe('constructs validate their own props', () => {
 
   test('CallbackApi refuses a rate that is not positive and a burst that is not whole', () => {
     const stack = newStack();
-    const handler = LambdaFunction.fromFunctionArn(
-      stack,
-      'Handler',
-      'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
-    );
+    const handler = importedHandler(stack);
     const api = (id: string, throttleRateLimit: number, throttleBurstLimit: number) => () =>
       new CallbackApi(stack, id, {
         handler,

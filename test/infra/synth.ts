@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { App, CfnResource } from 'aws-cdk-lib';
+import { App, CfnResource, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import {
   CallbackReceiverStack,
@@ -93,3 +94,18 @@ export const actionsOf = (statement: PolicyStatementJson): string[] =>
 
 export const resourcesOf = (statement: PolicyStatementJson): unknown[] =>
   Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+
+/** A resource policy (SNS topic, SQS queue) holding the statement that denies requests without TLS. */
+export const deniesPlainTransport = Match.objectLike({
+  Statement: Match.arrayWith([
+    Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+  ]),
+});
+
+/** A function imported by ARN, for constructs tested apart from the stack. */
+export const importedHandler = (stack: Stack) =>
+  LambdaFunction.fromFunctionArn(
+    stack,
+    'Handler',
+    'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
+  );

@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { streamConsumerConfigSchema } from '../../lambda/config/config.js';
 import {
   actionsOf,
+  deniesPlainTransport,
   everythingOn,
   type PolicyStatementJson,
   propertiesOf,
@@ -125,14 +126,7 @@ describe('transaction events: dead-letter queue', () => {
   test('refuses requests without TLS', () => {
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       Queues: [stack.resolve(events.deadLetterQueue.queueUrl)],
-      PolicyDocument: Match.objectLike({
-        Statement: Match.arrayWith([
-          Match.objectLike({
-            Effect: 'Deny',
-            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
-          }),
-        ]),
-      }),
+      PolicyDocument: deniesPlainTransport,
     });
   });
 
