@@ -108,24 +108,19 @@ export function toApiGatewayEvent(
 }
 
 /**
- * Last value in `single`, every value in `multi`. Header names are case-insensitive: repeats
+ * Every value in `multi`, the last in `single`. Header names are case-insensitive: repeats
  * spelled differently are one header, kept under the spelling first seen.
  */
-function group(pairs: readonly [string, string][]): {
-  single: Record<string, string>;
-  multi: Record<string, string[]>;
-} {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+function group(pairs: readonly [string, string][]) {
   const spelling = new Map<string, string>();
+  const multi: Record<string, string[]> = {};
   for (const [name, value] of pairs) {
     const key = spelling.get(name.toLowerCase()) ?? name;
     spelling.set(name.toLowerCase(), key);
-    single[key] = value;
-    multi[key] ??= [];
-    multi[key].push(value);
+    multi[key] = [...(multi[key] ?? []), value];
   }
-  return { single, multi };
+  const last = Object.entries(multi).map(([key, values]) => [key, values.at(-1) as string]);
+  return { single: Object.fromEntries(last) as Record<string, string>, multi };
 }
 
 function decodePath(pathname: string): string {
