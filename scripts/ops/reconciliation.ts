@@ -3,7 +3,12 @@ import Big from 'big.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { displayValue, type StoredItem, storedItem } from '../query/stored-item.js';
 import type { TimeWindow } from '../query/time-window.js';
-import { conflictItems, itemsByReference, listByTime } from '../query/transaction-queries.js';
+import {
+  conflictItems,
+  itemsByReference,
+  listByTime,
+  maxKeysPerBatch,
+} from '../query/transaction-queries.js';
 import {
   type ComparedField,
   type ComparedValues,
@@ -27,7 +32,7 @@ export interface ReconcileSources {
   readonly report: AsyncIterable<ReportRow>;
   /** Everything recorded in the window. */
   readonly recorded: AsyncIterable<RecordedTransaction>;
-  /** Recorded transactions by reference (at most {@link lookupBatchSize}), wherever received. */
+  /** Recorded transactions by reference (at most {@link maxKeysPerBatch}), wherever received. */
   readonly lookup: (
     references: readonly string[],
   ) => Promise<ReadonlyMap<string, RecordedTransaction>>;
@@ -128,8 +133,6 @@ export interface ReconcileSummary {
   readonly conflicts: number;
 }
 
-export const lookupBatchSize = 100;
-
 /**
  * Compares the report with what was recorded, by reference, handing each difference to `found`.
  * Memory grows with the window, never the report: the report streams, while "recorded but not
@@ -199,7 +202,7 @@ export async function reconcile(
     if (held !== undefined) {
       held.seen = true;
       compare(row, held.transaction);
-    } else if (outside.push(row) === lookupBatchSize) await lookUpOutside();
+    } else if (outside.push(row) === maxKeysPerBatch) await lookUpOutside();
   }
   if (outside.length > 0) await lookUpOutside();
 
