@@ -35,7 +35,12 @@ const gatewayResponses = {
 } as const;
 
 /** An HTTP response ready to write: headers may repeat. */
-type HttpResponse = { statusCode: number; headers: [string, string][]; body: Buffer };
+type HttpResponse = {
+  statusCode: number;
+  headers: [string, string][];
+  body: Buffer;
+  closeConnection?: boolean;
+};
 
 /** What API Gateway answers itself for this route, or undefined when it reaches the function. */
 export function gatewayAnswer(method: string, path: string, requestId: string) {
@@ -110,10 +115,14 @@ export async function startGatewayServer(options: {
     const refused = gatewayAnswer(method, new URL(target, 'http://localhost').pathname, requestId);
     if (refused) return refused;
     const body = await readBody(request);
-    if (!body) return gatewayResponse('tooLarge', requestId);
+    // The rest of the body is left unread: the connection cannot carry another request.
+    if (!body) return { ...gatewayResponse('tooLarge', requestId), closeConnection: true };
     const event = toApiGatewayEvent(
       {
-        ...{ method, target, rawHeaders: request.rawHeaders, body },
+        method,
+        target,
+        rawHeaders: request.rawHeaders,
+        body,
         sourceIp: clientAddress(request),
         localPort: request.socket.localPort ?? options.port,
         httpVersion: request.httpVersion,
@@ -139,7 +148,7 @@ export async function startGatewayServer(options: {
 
   const server = createServer((request, response) => {
     answer(request).then(
-      (reply) => send(response, reply, closing || reply.statusCode === 413),
+      (reply) => send(response, reply, closing || reply.closeConnection === true),
       // Only reading the request can fail here (the client went away): nothing to answer.
       () => response.destroy(),
     );

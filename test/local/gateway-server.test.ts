@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fromProxyResult, gatewayAnswer } from '../../scripts/local/gateway-server.js';
+import {
+  fromProxyResult,
+  gatewayAnswer,
+  type Invoke,
+  startGatewayServer,
+} from '../../scripts/local/gateway-server.js';
 
 describe('fromProxyResult (function result to HTTP response)', () => {
   it('merges headers and multiValueHeaders and adds the request id header', () => {
@@ -74,6 +79,55 @@ describe('gatewayAnswer (what the REST API answers without the function)', () =>
     expect(answer?.statusCode).toBe(403);
     expect(JSON.parse(answer?.body.toString() ?? '')).toEqual({
       message: 'Missing Authentication Token',
+    });
+  });
+});
+
+describe('startGatewayServer (the local REST API over HTTP)', () => {
+  const withGateway = async (invoke: Invoke, work: (url: string) => Promise<void>) => {
+    const gateway = await startGatewayServer({
+      invoke,
+      host: '127.0.0.1',
+      port: 0,
+      stage: 'local',
+    });
+    try {
+      await work(`http://127.0.0.1:${gateway.port}/callback`);
+    } finally {
+      await gateway.close();
+    }
+  };
+
+  it('answers a body over 10 MB itself with 413 Request Too Long, never invoking the function', async () => {
+    let invocations = 0;
+    const invoke: Invoke = async () => {
+      invocations += 1;
+      return { statusCode: 204, body: '' };
+    };
+
+    await withGateway(invoke, async (url) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        body: Buffer.alloc(10 * 1024 * 1024 + 1, 'x'),
+      });
+
+      expect(response.status).toBe(413);
+      expect(response.headers.get('x-amzn-errortype')).toBe('RequestTooLargeException');
+      expect(await response.json()).toEqual({ message: 'Request Too Long' });
+    });
+    expect(invocations).toBe(0);
+  });
+
+  it('answers 502 Internal server error when the function throws, its message kept back', async () => {
+    const invoke: Invoke = async () => {
+      throw new Error('secret detail');
+    };
+
+    await withGateway(invoke, async (url) => {
+      const response = await fetch(url, { method: 'POST', body: '{}' });
+
+      expect(response.status).toBe(502);
+      expect(await response.text()).toBe('{"message":"Internal server error"}');
     });
   });
 });
