@@ -5,6 +5,7 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { Option } from 'commander';
 import {
   requestHandler,
   type TargetFlags,
@@ -15,7 +16,7 @@ import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
-import { destination } from './republish.js';
+import { busOption, destination } from './republish.js';
 
 interface RedriveOptions extends TargetFlags {
   readonly queue?: string;
@@ -28,16 +29,18 @@ const program = withTableOptions(
     'redrive',
     "Republish the stream consumer's dead-lettered batches, then delete them.",
   )
-    .option(
-      '--queue <url>',
-      'the dead-letter queue (default EVENTS_DLQ_URL; stack output EventsDeadLetterQueueUrl)',
+    .addOption(
+      new Option(
+        '--queue <url>',
+        'the dead-letter queue (stack output EventsDeadLetterQueueUrl)',
+      ).env('EVENTS_DLQ_URL'),
     )
-    .option('--bus <name>', 'the event bus (default EVENT_BUS_NAME; stack output EventBusName)')
+    .addOption(busOption)
     .option('--max-messages <n>', 'stop after n messages (default: all)', (value) =>
       positiveInteger('--max-messages', value),
     ),
 ).action(async (options: RedriveOptions) => {
-  const queueUrl = options.queue ?? process.env.EVENTS_DLQ_URL;
+  const queueUrl = options.queue;
   if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
   const bus = destination(options.bus);
   const sqs = new SQSClient({ requestHandler });

@@ -8,7 +8,7 @@ import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { destination, replayTransactions } from './republish.js';
+import { busOption, destination, replayTransactions } from './republish.js';
 
 interface ReplayOptions extends TargetFlags {
   readonly since?: string;
@@ -24,7 +24,7 @@ const program = withTableOptions(
     .argument('[references...]', 'the references to republish')
     .option('--since <ISO>', 'instead of references: everything received from this time')
     .option('--until <ISO>', 'end of the window, exclusive (default: now)')
-    .option('--bus <name>', 'the event bus (default EVENT_BUS_NAME; stack output EventBusName)'),
+    .addOption(busOption),
 ).action(async (references: string[], options: ReplayOptions) => {
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');

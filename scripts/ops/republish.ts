@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
+import { Option } from 'commander';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { EventBridgePublisher, type EventPublisher } from '../../lambda/events/event-publisher.js';
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
@@ -21,8 +22,12 @@ export interface Destination {
 }
 
 /** `--bus`, else `EVENT_BUS_NAME` as the stream consumer reads it. */
-export function destination(bus: string | undefined): Destination {
-  const eventBusName = bus ?? process.env.EVENT_BUS_NAME;
+export const busOption = new Option(
+  '--bus <name>',
+  'the event bus (stack output EventBusName)',
+).env('EVENT_BUS_NAME');
+
+export function destination(eventBusName: string | undefined): Destination {
   if (!eventBusName) {
     throw new UsageError(
       'name the bus with --bus or EVENT_BUS_NAME (the stack output EventBusName)',

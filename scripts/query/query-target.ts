@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { startDynalite } from '../dynalite/start.js';
 import { UsageError } from '../shared/cli-errors.js';
@@ -31,9 +31,10 @@ export function withTableOptions(
 ): Command {
   return command
     .option('--table <name>', table)
-    .option(
-      '--endpoint <url>',
-      'a DynamoDB-compatible endpoint (default AWS_ENDPOINT_URL_DYNAMODB); else local mode data',
+    .addOption(
+      new Option('--endpoint <url>', 'a DynamoDB-compatible endpoint; else local mode data').env(
+        'AWS_ENDPOINT_URL_DYNAMODB',
+      ),
     );
 }
 
@@ -58,7 +59,7 @@ const folderWaitMs = 10_000;
  * server's engine when `npm start` holds it (LevelDB allows one process), else opened privately.
  */
 export async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
-  const endpoint = flags.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  const { endpoint } = flags;
   if (flags.table) {
     const where = endpoint ? ` at ${endpoint}` : '';
     return remote(awsClient(endpoint), flags.table, `table ${flags.table}${where}`);
