@@ -34,6 +34,17 @@ function scriptedClient(answers: Array<string | Error | 'hang'>) {
   return { client, calls };
 }
 
+/** A provider over scripted answers, on a clock the test moves with `at(ms)`. */
+function scriptedProvider(answers: Array<string | Error | 'hang'>) {
+  let now = 0;
+  const { client, calls } = scriptedClient(answers);
+  const provider = secretKeys('s', { client, now: () => now });
+  const at = (ms: number) => {
+    now = ms;
+  };
+  return { provider, calls, at };
+}
+
 const accessDenied = () => Object.assign(new Error('denied'), { name: 'AccessDeniedException' });
 const unlimited = unlimitedBudget();
 
@@ -45,22 +56,18 @@ describe('keys from Secrets Manager', () => {
   });
 
   it('fetches once for concurrent first requests and serves the cache while it is fresh', async () => {
-    let now = 0;
-    const { client, calls } = scriptedClient(['old-key', '{"keys":["old-key","new-key"]}']);
-    const provider = secretKeys('s', { client, now: () => now });
+    const { provider, calls, at } = scriptedProvider(['old-key', '{"keys":["old-key","new-key"]}']);
     await Promise.all([provider.keys(unlimited), provider.keys(unlimited)]);
     expect(calls).toHaveLength(1);
-    now = secretCacheMs - 1;
+    at(secretCacheMs - 1);
     expect(findKey(await provider.keys(unlimited), 'new-key')).toBeUndefined();
     expect(calls).toHaveLength(1);
   });
 
   it('answers from the stale cache at once and refreshes beside the request', async () => {
-    let now = 0;
-    const { client, calls } = scriptedClient(['old-key', '{"keys":["old-key","new-key"]}']);
-    const provider = secretKeys('s', { client, now: () => now });
+    const { provider, calls, at } = scriptedProvider(['old-key', '{"keys":["old-key","new-key"]}']);
     await provider.keys(unlimited);
-    now = secretCacheMs;
+    at(secretCacheMs);
     // The stale copy comes back without waiting; the refresh runs beside the request.
     expect(findKey(await provider.keys(unlimited), 'new-key')).toBeUndefined();
     await vi.waitFor(async () => {
@@ -70,39 +77,33 @@ describe('keys from Secrets Manager', () => {
   });
 
   it('keeps the last good keys when a refresh fails', async () => {
-    let now = 0;
-    const { client, calls } = scriptedClient(['k', accessDenied()]);
-    const provider = secretKeys('s', { client, now: () => now });
+    const { provider, calls, at } = scriptedProvider(['k', accessDenied()]);
     await provider.keys(unlimited);
-    now = secretCacheMs + 1;
+    at(secretCacheMs + 1);
     expect(findKey(await provider.keys(unlimited), 'k')).toBeDefined();
     await vi.waitFor(() => expect(calls).toHaveLength(2));
     expect(findKey(await provider.keys(unlimited), 'k')).toBeDefined();
   });
 
   it('makes at most one fetch per interval while no keys are known, whatever the request rate', async () => {
-    let now = 0;
-    const { client, calls } = scriptedClient([accessDenied()]);
-    const provider = secretKeys('s', { client, now: () => now });
+    const { provider, calls, at } = scriptedProvider([accessDenied()]);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, () => provider.keys(unlimited)),
     );
     expect(results.every((result) => result.status === 'rejected')).toBe(true);
     expect(calls).toHaveLength(1);
-    now = minFetchIntervalMs - 1;
+    at(minFetchIntervalMs - 1);
     await expect(provider.keys(unlimited)).rejects.toThrow('could not be read');
     expect(calls).toHaveLength(1);
-    now = minFetchIntervalMs;
+    at(minFetchIntervalMs);
     await expect(provider.keys(unlimited)).rejects.toThrow('could not be read');
     expect(calls).toHaveLength(2);
   });
 
   it('refreshes early, once per interval, for a key it does not hold', async () => {
-    let now = 0;
-    const { client, calls } = scriptedClient(['old-key', 'old-key,new-key']);
-    const provider = secretKeys('s', { client, now: () => now });
+    const { provider, calls, at } = scriptedProvider(['old-key', 'old-key,new-key']);
     await provider.keys(unlimited);
-    now = minFetchIntervalMs;
+    at(minFetchIntervalMs);
     expect(findKey((await provider.refreshed?.(unlimited)) ?? [], 'new-key')).toBeDefined();
     expect(calls).toHaveLength(2);
     // A second unknown key inside the interval: no new fetch, the held keys decide.

@@ -24,29 +24,28 @@ describe('transaction schema', () => {
     });
   });
 
-  it.each([
-    ['1E3', '1000'],
-    ['1.0E7', '10000000'],
-    ['1e+16', '10000000000000000'],
-    ['1050.70', '1050.7'],
-    ['105070e-2', '1050.7'],
-    ['7.0', '7'],
-    ['-0', '0'],
-    ['-0.0e5', '0'],
-    ['0.050', '0.05'],
-  ])('accepts the amount %s as its plain form %s', (written, plain) => {
-    const result = validate(transaction({ amount: new JsonNumber(written) }));
-    expect(result.success && result.transaction.amount).toBe(plain);
-  });
-
-  it.each([
-    ['4.2e1', '42'],
-    ['42.000', '42'],
-    ['4200E-2', '42'],
-    ['-0', '0'],
-  ])('accepts the id %s as the integer %s', (written, plain) => {
-    const result = validate(transaction({ id: new JsonNumber(written) }));
-    expect(result.success && result.transaction.id).toBe(plain);
+  /** Written forms and what each is kept as: an amount's plain decimal, an id's integer. */
+  const plainForms = {
+    amount: {
+      '1E3': '1000',
+      '1.0E7': '10000000',
+      '1e+16': '10000000000000000',
+      '1050.70': '1050.7',
+      '105070e-2': '1050.7',
+      '7.0': '7',
+      '-0': '0',
+      '-0.0e5': '0',
+      '0.050': '0.05',
+    },
+    id: { '4.2e1': '42', '42.000': '42', '4200E-2': '42', '-0': '0' },
+  };
+  it.each(
+    Object.entries(plainForms).flatMap(([field, forms]) =>
+      Object.entries(forms).map(([written, plain]) => ({ field, written, plain })),
+    ),
+  )('accepts the $field $written as $plain', ({ field, written, plain }) => {
+    const result = validate(transaction({ [field]: new JsonNumber(written) }));
+    expect(result.success && result.transaction[field as 'amount' | 'id']).toBe(plain);
   });
 
   it('names the field and its bound when a number is out of range', () => {
