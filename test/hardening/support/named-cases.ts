@@ -29,12 +29,33 @@ export interface NamedCase {
 const limit = 64 * 1024;
 const fields = (reference: string, overrides: Parameters<typeof transaction>[0] = {}) =>
   transaction({ reference, ...overrides });
-/** A signed body with `text` inserted right after the opening brace. */
-const withLeadingMember = (reference: string, text: string) =>
-  signed(fields(reference)).replace('{', `{${text},`);
-/** A signed body with `text` inserted before the closing brace. */
-const withTrailingMember = (reference: string, text: string) =>
-  signed(fields(reference)).replace(/}$/, `,${text}}`);
+/**
+ * A case refused 400 whose one oddity is the member `text`, inserted into a signed body right
+ * after the opening brace (`first`) or before the closing one (`last`).
+ */
+const memberCase = (name: string, place: 'first' | 'last', text: string): NamedCase => ({
+  name,
+  status: 400,
+  request: (ref) => {
+    const body = signed(fields(ref));
+    return {
+      body: place === 'first' ? body.replace('{', `{${text},`) : body.replace(/}$/, `,${text}}`),
+    };
+  },
+});
+/** A case whose one oddity is `written`, the JSON text of `member`; `stored`, how it is kept. */
+const numberCase = (
+  name: string,
+  status: number,
+  member: string,
+  written: string,
+  stored?: string,
+): NamedCase => ({
+  name,
+  status,
+  request: (ref) => ({ body: signed(fields(ref, { [member]: new JsonNumber(written) })) }),
+  ...(stored === undefined ? {} : { stored: { [member]: stored } }),
+});
 /** `levels` arrays around nothing. */
 function emptyNestedArrays(levels: number): GatewayValue {
   let value: GatewayValue = [];
@@ -67,104 +88,48 @@ const utf8 = (text: string) => Buffer.from(text, 'utf8');
 
 export const namedCases: readonly NamedCase[] = [
   // Parsing: what JSON.parse would silently resolve is refused.
-  {
-    name: 'a duplicate member name',
-    status: 400,
-    request: (ref) => ({ body: withTrailingMember(ref, '"amount":1') }),
-  },
-  {
-    name: 'a duplicate member name spelled with an escape',
-    status: 400,
-    request: (ref) => ({ body: withTrailingMember(ref, '"am\\u006funt":1') }),
-  },
-  {
-    name: 'a __proto__ member',
-    status: 400,
-    request: (ref) => ({ body: withLeadingMember(ref, '"__proto__":{"polluted":true}') }),
-  },
-  {
-    name: 'a __proto__ member spelled with an escape',
-    status: 400,
-    request: (ref) => ({ body: withLeadingMember(ref, '"\\u005f_proto__":{"polluted":true}') }),
-  },
-  {
-    name: 'a __proto__ member nested in an extra member',
-    status: 400,
-    request: (ref) => ({ body: withLeadingMember(ref, '"meta":{"__proto__":{"polluted":true}}') }),
-  },
-  {
-    name: 'a constructor member',
-    status: 400,
-    request: (ref) => ({
-      body: withLeadingMember(ref, '"constructor":{"prototype":{"polluted":true}}'),
-    }),
-  },
-  {
-    name: '1e400 as the amount',
-    status: 400,
-    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('1e400') })) }),
-  },
-  {
-    name: '1e400 in an extra member',
-    status: 400,
-    request: (ref) => ({ body: signed(fields(ref, { fee: new JsonNumber('1e400') })) }),
-  },
-  {
-    name: '-0 as the amount, stored as 0',
-    status: 204,
-    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('-0') })) }),
-    stored: { amount: '0' },
-  },
-  {
-    name: '-0 as the id, stored as 0',
-    status: 204,
-    request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('-0') })) }),
-    stored: { id: '0' },
-  },
-  {
-    name: "Jackson's 1.0E7 as the amount, stored plainly",
-    status: 204,
-    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('1.0E7') })) }),
-    stored: { amount: '10000000' },
-  },
-  {
-    name: "Python's 1e+16 as the amount, stored plainly",
-    status: 204,
-    request: (ref) => ({ body: signed(fields(ref, { amount: new JsonNumber('1e+16') })) }),
-    stored: { amount: '10000000000000000' },
-  },
-  {
-    name: '4.2e1 as the id, stored as 42',
-    status: 204,
-    request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('4.2e1') })) }),
-    stored: { id: '42' },
-  },
-  {
-    name: '1.5e0 as the id',
-    status: 422,
-    request: (ref) => ({ body: signed(fields(ref, { id: new JsonNumber('1.5e0') })) }),
-  },
+  memberCase('a duplicate member name', 'last', '"amount":1'),
+  memberCase('a duplicate member name spelled with an escape', 'last', '"am\\u006funt":1'),
+  memberCase('a __proto__ member', 'first', '"__proto__":{"polluted":true}'),
+  memberCase(
+    'a __proto__ member spelled with an escape',
+    'first',
+    '"\\u005f_proto__":{"polluted":true}',
+  ),
+  memberCase(
+    'a __proto__ member nested in an extra member',
+    'first',
+    '"meta":{"__proto__":{"polluted":true}}',
+  ),
+  memberCase('a constructor member', 'first', '"constructor":{"prototype":{"polluted":true}}'),
+  numberCase('1e400 as the amount', 400, 'amount', '1e400'),
+  numberCase('1e400 in an extra member', 400, 'fee', '1e400'),
+  numberCase('-0 as the amount, stored as 0', 204, 'amount', '-0', '0'),
+  numberCase('-0 as the id, stored as 0', 204, 'id', '-0', '0'),
+  numberCase("Jackson's 1.0E7 as the amount, stored plainly", 204, 'amount', '1.0E7', '10000000'),
+  numberCase(
+    "Python's 1e+16 as the amount, stored plainly",
+    204,
+    'amount',
+    '1e+16',
+    '10000000000000000',
+  ),
+  numberCase('4.2e1 as the id, stored as 42', 204, 'id', '4.2e1', '42'),
+  numberCase('1.5e0 as the id', 422, 'id', '1.5e0'),
   {
     name: '9007199254740993 as the id, stored digit for digit',
     status: 204,
     request: (ref) => ({ body: signed(fields(ref, { id: 9007199254740993n })) }),
     stored: { id: '9007199254740993' },
   },
-  {
-    name: 'an amount of 38 digits, stored digit for digit',
-    status: 204,
-    request: (ref) => ({
-      body: signed(fields(ref, { amount: new JsonNumber(`1${'0'.repeat(37)}`) })),
-    }),
-    stored: { amount: `1${'0'.repeat(37)}` },
-  },
-  {
-    name: 'an amount of 39 digits',
-    status: 422,
-    request: (ref) => ({
-      body: signed(fields(ref, { amount: new JsonNumber(`1${'0'.repeat(38)}`) })),
-    }),
-  },
+  numberCase(
+    'an amount of 38 digits, stored digit for digit',
+    204,
+    'amount',
+    `1${'0'.repeat(37)}`,
+    `1${'0'.repeat(37)}`,
+  ),
+  numberCase('an amount of 39 digits', 422, 'amount', `1${'0'.repeat(38)}`),
   // The object is level 1, so maxDepth − 2 arrays and the number inside make maxDepth levels.
   {
     name: `nested arrays ${maxDepth} levels deep in all, the most allowed`,
