@@ -8,6 +8,7 @@ import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { textTable } from '../shared/text-table.js';
 import { type TargetFlags, withTarget } from './query-target.js';
+import { exactJson } from './stored-item.js';
 
 /** A kept refusal as the tools show it (see lambda/refusals/refusal-item.ts for the item). */
 export interface KeptRefusal {
@@ -163,7 +164,10 @@ export function refusalTable(refusals: readonly KeptRefusal[]): string {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** JSON for scripts: the body as text when it is UTF-8, and always as base64 (byte exact). */
+/**
+ * JSON for scripts: the body as text when it is UTF-8, and always as base64 (byte exact); like
+ * every JSON the tools print, with terminal-unsafe characters as `\u` escapes.
+ */
 export function refusalJson(refusals: readonly KeptRefusal[]): string {
   const shown = refusals.map(({ body, ...refusal }) => {
     let text: string | undefined;
@@ -178,5 +182,5 @@ export function refusalJson(refusals: readonly KeptRefusal[]): string {
       bodyBase64: Buffer.from(body).toString('base64'),
     };
   });
-  return `${JSON.stringify(shown, null, 2)}\n`;
+  return `${exactJson(shown, 2)}\n`;
 }

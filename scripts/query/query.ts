@@ -71,7 +71,7 @@ withTableOptions(
       const conflicts = found.conflicts.map(orderAttributes);
       write(`${exactJson({ transaction, conflicts }, 2)}\n`);
     } else if (!found.transaction) {
-      write(`No transaction with reference ${JSON.stringify(reference)}.\n`);
+      write(`No transaction with reference ${exactJson(reference)}.\n`);
     } else {
       write(detailTable(found.transaction) + conflictsTable(found.conflicts));
     }

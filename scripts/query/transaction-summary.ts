@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { textTable } from '../shared/text-table.js';
-import { displayValue, type StoredItem } from './stored-item.js';
+import { displayValue, exactJson, type StoredItem } from './stored-item.js';
 
 /** One group of `summary`: a currency, type and status (and day, with `--by day`). */
 export interface SummaryRow {
@@ -61,7 +61,7 @@ export function summaryText(
   byDay: boolean,
 ): string {
   const names = byDay ? (['day', ...columns] as const) : columns;
-  if (format === 'json') return `${JSON.stringify(rows, null, 2)}\n`;
+  if (format === 'json') return `${exactJson(rows, 2)}\n`;
   const cells = rows.map((row) => names.map((name) => String(row[name] ?? '')));
   if (format === 'csv') return stringifyCsv([[...names], ...cells]);
   if (rows.length === 0) return '(no transactions in the window)\n';

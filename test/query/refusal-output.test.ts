@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { type KeptRefusal, refusalJson } from '../../scripts/query/kept-refusals.js';
+
+describe('query refused --format json', () => {
+  it('writes what would drive a terminal as \\u escapes, which parse back to the same values', () => {
+    const body = '{"reference":"evil\u009b31m\u202etxt"}';
+    const refusal: KeptRefusal = {
+      digest: 'a'.repeat(64),
+      status: 422,
+      problem: 'validation-failed',
+      reference: 'evil\u009b31m\u202etxt',
+      firstReceivedAt: '2026-11-20T10:00:00.000Z',
+      lastReceivedAt: '2026-11-20T10:00:00.000Z',
+      deliveries: 1,
+      bodyBytes: Buffer.byteLength(body),
+      bodyKept: 'whole',
+      body: Buffer.from(body),
+      headers: { 'Content-Type': 'application/json' },
+      keyId: 'key-1',
+      requestId: 'req-1',
+      sourceIp: '203.0.113.7',
+      expiresAt: '2027-02-18T10:00:00.000Z',
+    };
+
+    const text = refusalJson([refusal]);
+
+    expect(text).not.toMatch(/[\u009b\u202e]/u);
+    expect(text).toContain('evil\\u009b31m\\u202etxt');
+    expect(JSON.parse(text)).toEqual([
+      {
+        ...refusal,
+        body,
+        bodyBase64: Buffer.from(body).toString('base64'),
+      },
+    ]);
+  });
+});
