@@ -1,4 +1,5 @@
 import { exitCodes } from './command-program.js';
+import { terminalText } from './terminal-text.js';
 
 /**
  * A mistake in how a command was called: printed with the usage hint, never with a stack, exit
@@ -8,14 +9,20 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** Prints the error for a person (known errors without stack) and sets a failing exit code. */
+/**
+ * Prints the error for a person (known errors without stack) and sets a failing exit code. A
+ * message may carry stored or received text: escaped for the terminal, line by line.
+ */
 export function reportFailure(command: string, error: unknown): void {
+  const message = (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map(terminalText)
+    .join('\n');
   if (error instanceof UsageError) {
-    process.stderr.write(`${command}: ${error.message}\nTry: npm run ${command} -- --help\n`);
+    process.stderr.write(`${command}: ${message}\nTry: npm run ${command} -- --help\n`);
     process.exitCode = exitCodes.usage;
     return;
   }
-  const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`${command} failed: ${message}\n`);
   if (error instanceof Error && process.env.DEBUG) process.stderr.write(`${error.stack}\n`);
   process.exitCode = exitCodes.failed;

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { reportFailure } from '../../scripts/shared/cli-errors.js';
 import { terminalText } from '../../scripts/shared/terminal-text.js';
 import { detailLines, textTable } from '../../scripts/shared/text-table.js';
 
@@ -46,5 +47,23 @@ describe('textTable and detailLines', () => {
     expect(table.replaceAll('\n', '')).not.toMatch(/[\p{Cc}\u202e]/u);
     expect(table).toContain('\\u009b2J\\u202e');
     expect(detail).toBe('message  x\\u001b]0;title\\u0007\n');
+  });
+});
+
+describe('reportFailure', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    process.exitCode = undefined;
+  });
+
+  it('escapes what an error message carries, keeping its lines', () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+
+    reportFailure('query', new Error('no kept refusal \u009b2J\u202e\nsecond line'));
+
+    expect(stderr.mock.calls.map(([text]) => text).join('')).toBe(
+      'query failed: no kept refusal \\u009b2J\\u202e\nsecond line\n',
+    );
+    expect(process.exitCode).toBe(1);
   });
 });
