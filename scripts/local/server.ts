@@ -82,29 +82,24 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
  * it. If npm itself dies without relaying (SIGKILL), this process is re-parented: it stops too.
  */
 function stopOnSignals(server: LocalServer): void {
+  const exit = (message: string, code: number): never => {
+    process.stderr.write(message);
+    process.exit(code);
+  };
   let firstSignalAt: number | undefined;
   const stop = (why: string) => {
     if (firstSignalAt !== undefined) {
       if (Date.now() - firstSignalAt < 1_000) return;
-      process.stderr.write(`${why} again: exiting without waiting.\n`);
-      process.exit(exitCodes.failed);
+      exit(`${why} again: exiting without waiting.\n`, exitCodes.failed);
     }
     firstSignalAt = Date.now();
     process.stderr.write(`${why}: finishing callbacks in flight, then stopping…\n`);
     server.stop().then(
-      () => {
-        process.stderr.write('Stopped.\n');
-        process.exit(exitCodes.ok);
-      },
-      (error: unknown) => {
-        process.stderr.write(`Stopped with an error: ${describe(error)}\n`);
-        process.exit(exitCodes.failed);
-      },
+      () => exit('Stopped.\n', exitCodes.ok),
+      (error: unknown) => exit(`Stopped with an error: ${describe(error)}\n`, exitCodes.failed),
     );
   };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGHUP', () => stop('SIGHUP'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
   const parent = process.ppid;
   setInterval(() => {
     if (process.ppid !== parent) stop('npm start has gone');
