@@ -1,5 +1,5 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { attempt } from '../budget/attempts.js';
+import { attempt, oneAttemptPerCall } from '../budget/attempts.js';
 import { type TimeBudget, timeBudget, withinBudget } from '../budget/time-budget.js';
 import { splitKeys } from '../config/config.js';
 import { type AcceptedKey, acceptedKey, type KeyProvider } from './accepted-keys.js';
@@ -48,15 +48,7 @@ export function secretKeys(secretId: string, options: SecretKeysOptions = {}): K
     const { GetSecretValueCommand, SecretsManagerClient } = await import(
       '@aws-sdk/client-secrets-manager'
     );
-    client ??= new SecretsManagerClient({
-      maxAttempts: 1,
-      requestHandler: {
-        connectionTimeout: timeoutMs,
-        requestTimeout: timeoutMs,
-        // Without it the SDK only logs a warning when requestTimeout passes and keeps waiting.
-        throwOnRequestTimeout: true,
-      },
-    });
+    client ??= new SecretsManagerClient(oneAttemptPerCall(timeoutMs));
     const sdk = client;
     // The fetch has its own budget: it may outlive the request that started it.
     const budget = timeBudget(maxAttempts * (timeoutMs + 100), 0);

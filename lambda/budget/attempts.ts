@@ -11,6 +11,22 @@ export interface AttemptOptions {
 }
 
 /**
+ * SDK client settings for the clients {@link attempt} drives: one attempt per call, aborted at
+ * `timeoutMs` (the endpoint comes from the SDK's own `AWS_ENDPOINT_URL_*` when set).
+ */
+export function oneAttemptPerCall(timeoutMs: number) {
+  return {
+    maxAttempts: 1,
+    requestHandler: {
+      connectionTimeout: timeoutMs,
+      requestTimeout: timeoutMs,
+      // Without it the SDK only logs a warning when requestTimeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
+    },
+  };
+}
+
+/**
  * Calls `call` until it succeeds, fails for good, or runs out of attempts or budget. Each attempt
  * gets a signal that aborts at its own timeout or at the budget's end, whichever comes first,
  * and an attempt starts only if the budget can hold all of it: an attempt that could not finish
