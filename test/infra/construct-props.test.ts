@@ -2,13 +2,12 @@ import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Topic } from 'aws-cdk-lib/aws-sns';
 import { describe, expect, test } from 'vitest';
 import { alarmToTopic } from '../../infra/constructs/alarm-to-topic.js';
 import { CallbackApi } from '../../infra/constructs/callback-api.js';
 import { ServiceFunction } from '../../infra/constructs/service-function.js';
 import { TransactionEvents } from '../../infra/constructs/transaction-events.js';
-import { importedHandler } from './synth.js';
+import { importedHandler, importedTopic } from './synth.js';
 
 // Each construct refuses a bad prop before it builds anything (so before any bundling), with a
 // message that names the construct and the prop.
@@ -74,11 +73,7 @@ describe('constructs validate their own props', () => {
       () =>
         new TransactionEvents(stack, 'Events', {
           table: Table.fromTableName(stack, 'Table', 'transactions'),
-          alarmTopic: Topic.fromTopicArn(
-            stack,
-            'Topic',
-            'arn:aws:sns:eu-west-1:111122223333:alarms',
-          ),
+          alarmTopic: importedTopic(stack),
           logRetention: RetentionDays.ONE_WEEK,
         }),
     ).toThrow('TransactionEvents needs a table with a stream (NEW_IMAGE)');
@@ -94,11 +89,7 @@ describe('constructs validate their own props', () => {
             tableStreamArn:
               'arn:aws:dynamodb:eu-west-1:111122223333:table/transactions/stream/2026-01-01T00:00:00.000',
           }),
-          alarmTopic: Topic.fromTopicArn(
-            stack,
-            'Topic',
-            'arn:aws:sns:eu-west-1:111122223333:alarms',
-          ),
+          alarmTopic: importedTopic(stack),
           logRetention: RetentionDays.ONE_WEEK,
           maxRecordAge: Duration.hours(25),
         }),
@@ -109,7 +100,7 @@ describe('constructs validate their own props', () => {
     const stack = newStack();
     expect(() =>
       alarmToTopic(stack, 'Alarm', {
-        topic: Topic.fromTopicArn(stack, 'Topic', 'arn:aws:sns:eu-west-1:111122223333:alarms'),
+        topic: importedTopic(stack),
         metric: new Metric({ namespace: 'N', metricName: 'M' }),
         threshold: 1,
         description: 'd',

@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { configSchema } from '../../lambda/config/config.js';
 import {
   actionsOf,
+  bundleOf,
   functionRoleStatements,
+  loadInFreshNode,
   propertiesOf,
   resourcesOf,
   synthesize,
@@ -17,12 +16,7 @@ const { stack } = synth;
 const fn = propertiesOf(synth, stack.function);
 const environment = (fn.Environment as { Variables: Record<string, unknown> }).Variables;
 const statements = functionRoleStatements(synth);
-// The code asset is staged in the cloud assembly as asset.<hash>, uploaded as <hash>.zip.
-const bundle = join(
-  synth.app.outdir,
-  `asset.${(fn.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
-  'index.mjs',
-);
+const bundle = bundleOf(synth, fn);
 
 /** Deploy-time values (Ref, GetAtt) become placeholder strings, as Lambda would see strings. */
 const asDeployed = (variables: Record<string, unknown>): Record<string, string> =>
@@ -69,23 +63,7 @@ describe('receiver function', () => {
 
   test('bundle loads as ESM on Node and exports the handler', () => {
     // A fresh Node process, as Lambda would start it: CommonJS dependencies must find `require`.
-    const result = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`,
-      ],
-      {
-        env: {
-          PATH: process.env.PATH,
-          AWS_REGION: 'eu-west-1',
-          TABLE_NAME: 't',
-          CALLBACK_API_KEYS: 'k',
-        },
-        encoding: 'utf8',
-      },
-    );
+    const result = loadInFreshNode(bundle, { TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('function');
   });

@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { App, CfnResource, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IConstruct } from 'constructs';
 import {
   CallbackReceiverStack,
@@ -109,3 +113,27 @@ export const importedHandler = (stack: Stack) =>
     'Handler',
     'arn:aws:lambda:eu-west-1:111122223333:function:receiver',
   );
+
+/** A synthesized function's bundle: staged in the assembly as asset.<hash>, uploaded as <hash>.zip. */
+export const bundleOf = ({ app }: Synthesized, fn: Record<string, unknown>): string =>
+  join(
+    app.outdir,
+    `asset.${(fn.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
+    'index.mjs',
+  );
+
+/**
+ * Imports `bundle` in a fresh Node process, as Lambda would start it (so CommonJS dependencies
+ * must find `require`), with only PATH, a region and `env`; it prints `typeof handler`.
+ */
+export function loadInFreshNode(bundle: string, env: Record<string, string>) {
+  const script = `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`;
+  return spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', ...env },
+    encoding: 'utf8',
+  });
+}
+
+/** An SNS topic imported by ARN, for constructs tested apart from the stack. */
+export const importedTopic = (stack: Stack) =>
+  Topic.fromTopicArn(stack, 'Topic', 'arn:aws:sns:eu-west-1:111122223333:alarms');

@@ -1,13 +1,12 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Capture, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
 import { streamConsumerConfigSchema } from '../../lambda/config/config.js';
 import {
   actionsOf,
+  bundleOf,
   deniesPlainTransport,
   everythingOn,
+  loadInFreshNode,
   type PolicyStatementJson,
   propertiesOf,
   resourcesOf,
@@ -94,23 +93,7 @@ describe('transaction events: stream consumer', () => {
   });
 
   test('bundle loads as ESM on Node and exports the handler', () => {
-    const bundle = join(
-      synth.app.outdir,
-      `asset.${(fn.Code as { S3Key: string }).S3Key.replace(/\.zip$/, '')}`,
-      'index.mjs',
-    );
-    const result = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `const m = await import(${JSON.stringify(pathToFileURL(bundle).href)}); process.stdout.write(typeof m.handler);`,
-      ],
-      {
-        env: { PATH: process.env.PATH, AWS_REGION: 'eu-west-1', EVENT_BUS_NAME: 'bus' },
-        encoding: 'utf8',
-      },
-    );
+    const result = loadInFreshNode(bundleOf(synth, fn), { EVENT_BUS_NAME: 'bus' });
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('function');
   });
