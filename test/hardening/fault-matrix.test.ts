@@ -2,11 +2,8 @@ import type { Context, DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type KeyProvider, staticKeys } from '../../lambda/auth/accepted-keys.js';
 import { secretCacheMs, secretKeys } from '../../lambda/auth/secret-keys.js';
-import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
-import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { createDynamoDbClient } from '../../lambda/storage/dynamodb-client.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
@@ -18,7 +15,6 @@ import {
 } from '../../scripts/fault-proxy/fault-proxy.js';
 
 import { freePort } from '../../scripts/shared/free-port.js';
-import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { recordOf, streamRecord } from '../events/stream-records.js';
 import { type AwsStandIn, startAwsStandIn } from '../support/aws-stand-ins.js';
 import {
@@ -29,6 +25,7 @@ import {
   type TestTable,
 } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
+import { receiverWith } from '../support/receiver.js';
 import { storedItem } from '../support/stored-items.js';
 import { streamConsumerWith } from '../support/stream-consumer.js';
 
@@ -114,16 +111,8 @@ afterAll(() => {
   );
 });
 
-function receiver(keys: KeyProvider, store: DynamoDbTransactionStore) {
-  return callbackHttpHandler({
-    keys,
-    receive: receiveCallback({ store, hashMode: 'if-present' }),
-    refusals: new MemoryRefusalStore(),
-    logger: createLogger(),
-    metrics: createMetrics(),
-    timeBudgetMarginMs: marginMs,
-  });
-}
+const receiver = (keys: KeyProvider, store: DynamoDbTransactionStore) =>
+  receiverWith(store, { keys, timeBudgetMarginMs: marginMs });
 
 const storeAttempts = { attemptTimeoutMs, maxAttempts: 3 };
 

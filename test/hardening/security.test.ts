@@ -4,19 +4,15 @@ import { join } from 'node:path';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { acceptedKey, findKey, type staticKeys } from '../../lambda/auth/accepted-keys.js';
+import { acceptedKey, findKey, type KeyProvider } from '../../lambda/auth/accepted-keys.js';
 import { minFetchIntervalMs, secretCacheMs, secretKeys } from '../../lambda/auth/secret-keys.js';
 import { hashedTextCandidates, verifyHash } from '../../lambda/callback/callback-hash.js';
-import { receiveCallback } from '../../lambda/callback/receive-callback.js';
-import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
 import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
-import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../support/engines.js';
-import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../support/fixtures.js';
+import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';
 import { receiverEntry, receiverWith } from '../support/receiver.js';
 import { recordRequests } from '../support/request-counter.js';
@@ -299,19 +295,8 @@ describe('after the security checks', () => {
 });
 
 /** The real handler, wired as lambda/receiver.ts wires it, with a key provider of the test's choosing. */
-function handlerWithKeys(keys: ReturnType<typeof staticKeys>, table: TestTable) {
-  const handler = callbackHttpHandler({
-    keys,
-    receive: receiveCallback({
-      store: new DynamoDbTransactionStore(table.client, table.tableName),
-      hashMode: 'if-present',
-    }),
-    refusals: new MemoryRefusalStore(),
-    logger: createLogger(),
-    metrics: createMetrics(),
-  });
-  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
-}
+const handlerWithKeys = (keys: KeyProvider, table: TestTable) =>
+  receiverWith(new DynamoDbTransactionStore(table.client, table.tableName), { keys });
 
 async function sourcesIn(folders: readonly string[]) {
   const root = join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { vi } from 'vitest';
-import { staticKeys } from '../../lambda/auth/accepted-keys.js';
+import { type KeyProvider, staticKeys } from '../../lambda/auth/accepted-keys.js';
 import { receiveCallback } from '../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../lambda/config/config.js';
 import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
@@ -11,23 +11,30 @@ import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js
 import { stubAwsEnvironment } from './engines.js';
 import { lambdaContext, specKey } from './fixtures.js';
 
+interface ReceiverOptions {
+  /** The accepted keys, or a provider of them (e.g. `secretKeys`). @default [specKey] */
+  readonly keys?: string[] | KeyProvider;
+  readonly hashMode?: HashMode;
+  /** @default refusals kept in memory */
+  readonly refusals?: RefusalStore;
+  readonly timeBudgetMarginMs?: number;
+}
+
 /**
  * The real middy handler, wired as lambda/receiver.ts wires it, around a store of the test's
- * choosing (refusals kept in memory unless the test gives a store). Returns a function that
- * invokes it like Lambda would.
+ * choosing. Returns a function that invokes it like Lambda would (with `context`, when given).
  */
-export function receiverWith(
-  store: TransactionStore,
-  options: { keys?: string[]; hashMode?: HashMode; refusals?: RefusalStore } = {},
-) {
+export function receiverWith(store: TransactionStore, options: ReceiverOptions = {}) {
+  const { keys = [specKey], hashMode = 'if-present', timeBudgetMarginMs } = options;
   const handler = callbackHttpHandler({
-    keys: staticKeys(options.keys ?? [specKey]),
-    receive: receiveCallback({ store, hashMode: options.hashMode ?? 'if-present' }),
+    keys: Array.isArray(keys) ? staticKeys(keys) : keys,
+    receive: receiveCallback({ store, hashMode }),
     refusals: options.refusals ?? new MemoryRefusalStore(),
     logger: createLogger(),
     metrics: createMetrics(),
+    timeBudgetMarginMs,
   });
-  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
+  return (event: APIGatewayProxyEvent, context: Context = lambdaContext) => handler(event, context);
 }
 
 /**

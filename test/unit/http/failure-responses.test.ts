@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type KeyProvider, staticKeys } from '../../../lambda/auth/accepted-keys.js';
-import { receiveCallback } from '../../../lambda/callback/receive-callback.js';
-import { callbackHttpHandler } from '../../../lambda/http/callback-http-handler.js';
-import { createLogger, createMetrics } from '../../../lambda/observability/telemetry.js';
+import type { KeyProvider } from '../../../lambda/auth/accepted-keys.js';
 import { storeFailure } from '../../../lambda/storage/store-failure.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
-import {
-  callbackEvent,
-  lambdaContext,
-  signed,
-  specKey,
-  transaction,
-} from '../../support/fixtures.js';
+import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { logCapture } from '../../support/log-capture.js';
+import { receiverWith } from '../../support/receiver.js';
 
 /** An SDK-shaped failure, as the DynamoDB client throws it. */
 function sdkError(name: string, message: string, httpStatusCode: number): Error {
@@ -32,15 +23,9 @@ function failingStore(error: Error): TransactionStore {
   };
 }
 
-function handlerWith(store: TransactionStore, keys: KeyProvider = staticKeys([specKey])) {
-  const handler = callbackHttpHandler({
-    keys,
-    receive: receiveCallback({ store, hashMode: 'if-present' }),
-    refusals: new MemoryRefusalStore(),
-    logger: createLogger(),
-    metrics: createMetrics(),
-  });
-  return (body: string) => handler(callbackEvent(body), lambdaContext);
+function handlerWith(store: TransactionStore, keys?: KeyProvider) {
+  const invoke = receiverWith(store, keys ? { keys } : {});
+  return (body: string) => invoke(callbackEvent(body));
 }
 
 describe('failures the sender cannot fix by retrying, and failures it can', () => {
