@@ -14,7 +14,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { paginateScan } from '@aws-sdk/client-dynamodb';
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
 import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
 import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';

@@ -2,13 +2,11 @@
  * `npm run fault-proxy`: the proxy in front of a running engine or stand-in; point the function's
  * `AWS_ENDPOINT_URL_*` at the printed endpoint. Ctrl-C prints what was done to how many requests.
  */
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
-import { type FaultKind, type FaultPlanOptions, faultKinds, faultPlan } from './fault-plan.js';
-import { type FaultProxyOptions, serverErrorTypes, startFaultProxy } from './fault-proxy.js';
-
-type Options = Omit<FaultProxyOptions, 'plan'> & Omit<FaultPlanOptions, 'kinds' | 'seed'>;
+import { type FaultKind, faultKinds, faultPlan } from './fault-plan.js';
+import { type Service, serverErrorTypes, startFaultProxy } from './fault-proxy.js';
 
 const list = (value: string) => value.split(/\s*,\s*/).filter(Boolean);
 const integer = (name: string) => (value: string) => positiveInteger(name, value);
@@ -27,12 +25,12 @@ const program = commandProgram('fault-proxy', 'Fails requests to an AWS service 
   .option('--faults <list>', `from ${faultKinds.join(', ')} (default: all but hang)`, kinds)
   .addOption(
     new Option('--service <name>', 'whose errors to write')
-      .choices(Object.keys(serverErrorTypes))
+      .choices(Object.keys(serverErrorTypes) as Service[])
       .default('dynamodb'),
   )
   .option('--operations <list>', 'only these operations, e.g. PutItem,GetItem', list)
   .option('--delay-ms <n>', 'how long a delay fault holds a request', integer('--delay-ms'), 1000)
-  .action(async (options: Options & { seed?: number; faults?: FaultKind[] }) => {
+  .action(async (options) => {
     const { seed = Date.now() % 2 ** 31, faults: kinds } = options;
     const plan = faultPlan({ ...options, seed, kinds });
     const proxy = await startFaultProxy({ ...options, plan });

@@ -1,5 +1,5 @@
 /** `npm start`: the receiver on this machine, configured by the environment as the function is. */
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';

@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { access, constants, open } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { Option } from 'commander';
-import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
+import { Option } from '@commander-js/extra-typings';
+import { withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
 import { optionalWindow, timeWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
@@ -21,13 +21,6 @@ import {
   reconcile,
   tableSources,
 } from './reconciliation.js';
-
-interface ReconcileOptions extends TargetFlags {
-  readonly since?: string;
-  readonly until?: string;
-  readonly format: 'table' | 'json';
-  readonly reportFormat?: ReportFormat;
-}
 
 const program = withTableOptions(
   commandProgram(
@@ -49,7 +42,7 @@ const program = withTableOptions(
         'jsonl',
       ]),
     ),
-).action(async (reportPath: string, options: ReconcileOptions) => {
+).action(async (reportPath, options) => {
   const window = reconcileWindow(options.since, options.until);
   if (reportPath !== '-') {
     await access(reportPath, constants.R_OK).catch(() => {

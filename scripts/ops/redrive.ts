@@ -5,24 +5,13 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { Option } from 'commander';
-import {
-  requestHandler,
-  type TargetFlags,
-  withTableOptions,
-  withTarget,
-} from '../query/query-target.js';
+import { Option } from '@commander-js/extra-typings';
+import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';
-
-interface RedriveOptions extends TargetFlags {
-  readonly queue?: string;
-  readonly bus?: string;
-  readonly maxMessages?: number;
-}
 
 const program = withTableOptions(
   commandProgram(
@@ -39,7 +28,7 @@ const program = withTableOptions(
     .option('--max-messages <n>', 'stop after n messages (default: all)', (value) =>
       positiveInteger('--max-messages', value),
     ),
-).action(async (options: RedriveOptions) => {
+).action(async (options) => {
   const queueUrl = options.queue;
   if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
   const bus = destination(options.bus);

@@ -3,18 +3,12 @@
  * transactions to the bus as the stream consumer would. Exit 0 when every one was published,
  * 1 when any was not (or a reference holds nothing), 2 on a usage error.
  */
-import { type TargetFlags, withTableOptions, withTarget } from '../query/query-target.js';
+import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { busOption, destination, replayTransactions } from './republish.js';
-
-interface ReplayOptions extends TargetFlags {
-  readonly since?: string;
-  readonly until?: string;
-  readonly bus?: string;
-}
 
 const program = withTableOptions(
   commandProgram(
@@ -25,7 +19,7 @@ const program = withTableOptions(
     .option('--since <ISO>', 'instead of references: everything received from this time')
     .option('--until <ISO>', 'end of the window, exclusive (default: now)')
     .addOption(busOption),
-).action(async (references: string[], options: ReplayOptions) => {
+).action(async (references, options) => {
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');
   }

@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { Option } from '@commander-js/extra-typings';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
-import { Option } from 'commander';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { EventBridgePublisher, type EventPublisher } from '../../lambda/events/event-publisher.js';
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';

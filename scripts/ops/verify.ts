@@ -20,12 +20,6 @@ import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 
-interface VerifyOptions extends TargetFlags {
-  readonly key?: string;
-  readonly keyFile?: string;
-  readonly refusal?: string;
-}
-
 const program = withTableOptions(
   commandProgram(
     'verify',
@@ -36,7 +30,7 @@ const program = withTableOptions(
     .option('--key-file <path>', 'a file holding the API key (one trailing newline is ignored)')
     .option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)'),
   'with --refusal: a deployed refusals table (RefusalsTableName)',
-).action(async (bodyPath: string | undefined, options: VerifyOptions) => {
+).action(async (bodyPath, options) => {
   if ((bodyPath === undefined) === (options.refusal === undefined)) {
     throw new UsageError('give a body file (or -) or --refusal <digest>, one of them');
   }
@@ -52,7 +46,7 @@ const program = withTableOptions(
   process.exitCode = verified ? 0 : 1;
 });
 
-async function readKey(options: VerifyOptions): Promise<string> {
+async function readKey(options: { key?: string; keyFile?: string }): Promise<string> {
   if ((options.key === undefined) === (options.keyFile === undefined)) {
     throw new UsageError('give the key with exactly one of --key or --key-file');
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { type Command, Option } from 'commander';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { startDynalite } from '../dynalite/start.js';
 import { UsageError } from '../shared/cli-errors.js';
@@ -25,10 +25,10 @@ export interface TargetFlags {
   readonly endpoint?: string;
 }
 
-export function withTableOptions(
-  command: Command,
+export function withTableOptions<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
   table = 'a deployed table (AWS_REGION / AWS_PROFILE / credentials as usual)',
-): Command {
+) {
   return command
     .option('--table <name>', table)
     .addOption(

@@ -2,14 +2,19 @@
  * `npm run query`: reads recorded callbacks through the table's indexes (never a scan unless
  * `--scan` asks for one). Local mode's data by default; `--table` for a deployed table.
  */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import {
+  type Command,
+  InvalidArgumentError,
+  Option,
+  type OptionValues,
+} from '@commander-js/extra-typings';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { listRefusals, refusalJson, refusalTable } from './kept-refusals.js';
-import { type TargetFlags, withTableOptions, withTarget } from './query-target.js';
+import { withTableOptions, withTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
-import { conflictsTable, detailTable, type ListFormat, writeItems } from './transaction-output.js';
+import { conflictsTable, detailTable, writeItems } from './transaction-output.js';
 import {
   backfillTimeShard,
   getTransaction,
@@ -20,28 +25,6 @@ import {
   take,
 } from './transaction-queries.js';
 import { summarize, summaryText } from './transaction-summary.js';
-
-interface SelectionFlags extends TargetFlags {
-  readonly username?: string;
-  readonly since?: string;
-  readonly until?: string;
-  readonly scan?: boolean;
-  readonly type?: string;
-  readonly status?: string;
-}
-
-interface SummaryFlags extends TargetFlags {
-  readonly format: 'table' | 'json' | 'csv';
-  readonly since: string;
-  readonly until?: string;
-  readonly by?: 'day';
-}
-
-interface RefusedFlags extends TargetFlags {
-  readonly format: 'table' | 'json';
-  readonly since?: string;
-  readonly reference?: string;
-}
 
 /**
  * Items per request when reading a whole window: sixteen shards are read at once, so this bounds
@@ -62,7 +45,7 @@ withTableOptions(
     .description('the transaction and any conflicting deliveries kept for audit')
     .argument('<reference>', "the gateway's reference")
     .addOption(formatOption(['table', 'json'])),
-).action(async (reference: string, flags: TargetFlags & { readonly format: ListFormat }) => {
+).action(async (reference, flags) => {
   await withTarget(flags, async (context) => {
     const found = await getTransaction(context, reference);
     if (!found.transaction) process.exitCode = 1;
@@ -85,20 +68,18 @@ withSelectionOptions(
     .addOption(formatOption(['table', 'json']))
     .option('--scan', 'read the whole table (a full read: only when asked)', false)
     .option('--limit <n>', 'at most n transactions', limit, 50),
-).action(
-  async (flags: SelectionFlags & { readonly format: ListFormat; readonly limit: number }) => {
-    const select = selection(flags);
-    await withTarget(flags, async (target) => {
-      const items = take(select({ ...target, pageSize: Math.min(flags.limit, 1000) }), flags.limit);
-      const count = await writeItems(items, flags.format, process.stdout);
-      if (flags.format === 'table') {
-        const more =
-          count === flags.limit ? ` (the newest ${flags.limit}: raise --limit for more)` : '';
-        write(`${count} transaction${count === 1 ? '' : 's'}${more}\n`);
-      }
-    });
-  },
-);
+).action(async (flags) => {
+  const select = selection(flags);
+  await withTarget(flags, async (target) => {
+    const items = take(select({ ...target, pageSize: Math.min(flags.limit, 1000) }), flags.limit);
+    const count = await writeItems(items, flags.format, process.stdout);
+    if (flags.format === 'table') {
+      const more =
+        count === flags.limit ? ` (the newest ${flags.limit}: raise --limit for more)` : '';
+      write(`${count} transaction${count === 1 ? '' : 's'}${more}\n`);
+    }
+  });
+});
 
 withSelectionOptions(
   program
@@ -106,19 +87,13 @@ withSelectionOptions(
     .description('every transaction of a window or user, newest first, streamed (no limit)')
     .addOption(formatOption(['csv', 'jsonl']))
     .option('--limit <n>', 'at most n transactions (default: all)', limit),
-).action(
-  async (flags: SelectionFlags & { readonly format: ListFormat; readonly limit?: number }) => {
-    const select = selection(flags);
-    await withTarget(flags, async (target) => {
-      const items = select({ ...target, pageSize: streamPageSize });
-      await writeItems(
-        flags.limit ? take(items, flags.limit) : items,
-        flags.format,
-        process.stdout,
-      );
-    });
-  },
-);
+).action(async (flags) => {
+  const select = selection(flags);
+  await withTarget(flags, async (target) => {
+    const items = select({ ...target, pageSize: streamPageSize });
+    await writeItems(flags.limit ? take(items, flags.limit) : items, flags.format, process.stdout);
+  });
+});
 
 withTableOptions(
   program
@@ -128,7 +103,7 @@ withTableOptions(
     .requiredOption('--since <ISO>', 'received at or after; a date alone means midnight UTC')
     .option('--until <ISO>', 'received before (default now)')
     .addOption(new Option('--by <period>', 'also group by UTC day').choices(['day'])),
-).action(async (flags: SummaryFlags) => {
+).action(async (flags) => {
   const window = timeWindow(flags.since, flags.until);
   await withTarget(flags, async (target) => {
     const items = listByTime({ ...target, pageSize: streamPageSize }, window, {});
@@ -143,7 +118,7 @@ withTableOptions(
     .description(
       'upgrading from byReceivedShard: give items written before byTime their timeShard (a scan)',
     ),
-).action(async (flags: TargetFlags) => {
+).action(async (flags) => {
   await withTarget(flags, async (target) => {
     const updated = await backfillTimeShard(target.client, target.tableName);
     write(`${updated} transaction${updated === 1 ? '' : 's'} given a timeShard.\n`);
@@ -160,7 +135,7 @@ withTableOptions(
     .option('--reference <reference>', 'only those whose body names this reference')
     .addOption(formatOption(['table', 'json'])),
   'a deployed refusals table (the stack output RefusalsTableName)',
-).action(async (flags: RefusedFlags) => {
+).action(async (flags) => {
   const since = flags.since === undefined ? undefined : timeWindow(flags.since, undefined).since;
   const refusals = await withTarget(
     flags,
@@ -177,7 +152,7 @@ withTableOptions(
 await runProgram(program, 'query');
 
 /** Which transactions `list` and `export` read. */
-function withSelectionOptions(command: Command): Command {
+function withSelectionOptions<Opts extends OptionValues>(command: Command<[], Opts>) {
   return withTableOptions(
     command
       .option('--username <username>', "a user's transactions (index byUser)")
@@ -189,7 +164,14 @@ function withSelectionOptions(command: Command): Command {
 }
 
 /** Checked before anything is opened: exactly one of --username, --since or (list) --scan. */
-function selection(flags: SelectionFlags): (context: QueryContext) => AsyncIterable<StoredItem> {
+function selection(flags: {
+  readonly username?: string;
+  readonly since?: string;
+  readonly until?: string;
+  readonly scan?: boolean;
+  readonly type?: string;
+  readonly status?: string;
+}): (context: QueryContext) => AsyncIterable<StoredItem> {
   const modes = [flags.username !== undefined, flags.since !== undefined, flags.scan === true];
   if (modes.filter(Boolean).length !== 1) {
     const scan = flags.scan === undefined ? ' or --since' : ', --since or --scan';
@@ -216,8 +198,12 @@ function limit(value: string): number {
 }
 
 /** A closed set of values, matched case-insensitively and given back in its canonical case. */
-function choice(flags: string, description: string, allowed: readonly string[]): Option {
-  return new Option(flags, description).choices(allowed).argParser((value: string) => {
+function choice<const Flags extends string, const T extends string>(
+  flags: Flags,
+  description: string,
+  allowed: readonly T[],
+) {
+  return new Option(flags, description).choices(allowed).argParser((value) => {
     const match = allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
     if (!match) throw new InvalidArgumentError(`must be ${allowed.join(' or ')}.`);
     return match;
@@ -225,6 +211,6 @@ function choice(flags: string, description: string, allowed: readonly string[]):
 }
 
 /** `--format`: the first choice is the default; json, jsonl and csv keep numbers as stored. */
-function formatOption(formats: readonly string[]): Option {
+function formatOption<const T extends string>(formats: readonly [T, ...T[]]) {
   return new Option('--format <format>', 'output format').choices(formats).default(formats[0]);
 }

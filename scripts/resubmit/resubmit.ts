@@ -8,20 +8,13 @@ import {
   minDigestPrefix,
   wholeRefusal,
 } from '../query/kept-refusals.js';
-import { type TargetFlags, withTableOptions } from '../query/query-target.js';
+import { withTableOptions } from '../query/query-target.js';
 import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { explainNetworkFailure } from '../shared/delivery-failure.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
 import { terminalText } from '../shared/terminal-text.js';
-
-interface Flags extends TargetFlags {
-  readonly url?: string;
-  readonly key?: string;
-  readonly contentType?: string;
-  readonly timeoutMs: number;
-}
 
 const program = withTableOptions(
   commandProgram('resubmit', "Send a kept refusal's body again and report the answer.")
@@ -47,7 +40,7 @@ Exit code 0 when the receiver answers 2xx, 1 when it refuses again or cannot be 
 usage error. The key is sent only as x-api-key; it is never printed.`,
     ),
   'a deployed refusals table (stack output RefusalsTableName)',
-).action(async (digest: string, flags: Flags) => {
+).action(async (digest, flags) => {
   const wanted = digestPrefix('<refusal>', digest);
   const data = localData(process.env.DATA_DIR);
   const url = flags.url ?? (await runningServer(data))?.url;
@@ -70,7 +63,12 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
 });
 
 /** The same delivery the gateway made, judged by the receiver as it is now. */
-async function send(refusal: KeptRefusal, url: string, key: string, flags: Flags) {
+async function send(
+  refusal: KeptRefusal,
+  url: string,
+  key: string,
+  flags: { readonly contentType?: string; readonly timeoutMs: number },
+) {
   const [, kept] =
     Object.entries(refusal.headers).find(([name]) => name.toLowerCase() === 'content-type') ?? [];
   const response = await fetch(url, {

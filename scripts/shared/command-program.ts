@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { reportFailure } from './cli-errors.js';
 
 /**
@@ -9,7 +9,7 @@ import { reportFailure } from './cli-errors.js';
 export const exitCodes = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
 /** A commander program for `npm run <name>`: usage errors exit 2 and point at `--help`. */
-export function commandProgram(name: string, description: string): Command {
+export function commandProgram(name: string, description: string) {
   return new Command(`npm run ${name} --`)
     .description(description)
     .showHelpAfterError(`(npm run ${name} -- --help for usage)`)
@@ -21,7 +21,7 @@ export function commandProgram(name: string, description: string): Command {
  * usage error; anything the action throws is reported by reportFailure (UsageError exits 2).
  */
 export async function runProgram(
-  program: Command,
+  program: CommandUnknownOpts,
   name: string,
   argv: readonly string[] = process.argv,
 ): Promise<void> {
@@ -41,6 +41,6 @@ export async function runProgram(
   }
 }
 
-function allCommands(command: Command): Command[] {
+function allCommands(command: CommandUnknownOpts): CommandUnknownOpts[] {
   return [command, ...command.commands.flatMap(allCommands)];
 }

@@ -3,8 +3,8 @@
  * them as the gateway does, POSTs them with retries, and prints what the receiver answered.
  */
 import { randomBytes } from 'node:crypto';
+import { Option } from '@commander-js/extra-typings';
 import { SingleBar } from 'cli-progress';
-import { Option } from 'commander';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { callbackBody } from '../shared/gateway-callback.js';
@@ -33,7 +33,12 @@ interface SimulateOptions {
 }
 
 /** A numeric option whose parser names it in a usage error. */
-const numeric = (flags: string, description: string, parse: typeof fraction, fallback: number) =>
+const numeric = <const Flags extends string>(
+  flags: Flags,
+  description: string,
+  parse: typeof fraction,
+  fallback: number,
+) =>
   new Option(flags, description)
     .argParser((value) => parse(flags.split(' ')[0] as string, value))
     .default(fallback);
