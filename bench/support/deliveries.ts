@@ -1,12 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
-import { type GatewayValue, signedBody } from '../../scripts/shared/gateway-signer.js';
+import { signedBody } from '../../scripts/shared/gateway-signer.js';
 
 /** The key every receiver in the benchmark accepts (and every body is signed with). */
 export const benchKey = 'bench-key-2b7f0c9e41d85a36';
 
 /** A valid transaction in the gateway's member order. */
-export function callbackFields(reference: string, sequence = 1): Record<string, GatewayValue> {
+export function callbackFields(reference: string, sequence = 1): Record<string, SerializableValue> {
   return {
     id: 100_000 + sequence,
     username: 'load.user',

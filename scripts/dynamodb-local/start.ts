@@ -1,7 +1,4 @@
-/**
- * Starts AWS DynamoDB Local (Java) in memory on a free port and hands it out once it answers
- * requests. Used by the tests' global setup and the benchmarks, so it knows nothing about either.
- */
+/** Starts AWS DynamoDB Local (Java) in memory on a free port, for the tests and the benchmarks. */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
@@ -13,9 +10,9 @@ import { localDynamoDbClient } from '../shared/local-engine.js';
 import { fetchDynamoDbLocal } from './fetch.js';
 
 export interface RunningEngine {
-  /** `http://127.0.0.1:<port>`, for a DynamoDB client's `endpoint`. */
+  /** `http://127.0.0.1:<port>` */
   readonly endpoint: string;
-  /** Stops the engine; safe to call more than once. */
+  /** Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -32,7 +29,6 @@ export async function findJava(): Promise<string | undefined> {
   return undefined;
 }
 
-/** Fetches the pinned jar if needed, starts it and waits until it answers. */
 export async function startDynamoDbLocal(
   options: { java?: string; log?: (message: string) => void } = {},
 ): Promise<RunningEngine> {

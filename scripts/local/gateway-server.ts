@@ -7,12 +7,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { toApiGatewayEvent } from './api-gateway-event.js';
 import { lambdaContext } from './lambda-context.js';
 
-/**
- * A local stand-in for the deployed REST API (infra/constructs/callback-api.ts): each request
- * becomes the proxy event API Gateway would send and the function's result becomes the HTTP
- * response; what API Gateway answers by itself (unknown routes, oversized bodies, a failing or
- * slow function) it answers here the same way.
- */
+/** The function behind the local stand-in for the REST API (infra/constructs/callback-api.ts). */
 export type Invoke = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
 
 /** The stack's one route is POST on this path, matched exactly: `/callback/` is another path. */
@@ -21,11 +16,7 @@ export const callbackResource = '/callback';
 const maxPayloadBytes = 10 * 1024 * 1024;
 const integrationTimeoutMs = 29_000;
 
-/**
- * API Gateway's default gateway responses. A REST API answers any path or method it has no route
- * for, GET on `/callback` included, with 403 Missing Authentication Token (its misleading but
- * documented reply), never 404 or 405.
- */
+/** API Gateway's own answers. Any other path or method, GET `/callback` too, gets its 403. */
 const gatewayResponses = {
   missingRoute: [403, 'MissingAuthenticationTokenException', 'Missing Authentication Token'],
   tooLarge: [413, 'RequestTooLargeException', 'Request Too Long'],
@@ -34,7 +25,6 @@ const gatewayResponses = {
   integrationTimeout: [504, 'InternalServerErrorException', 'Endpoint request timed out'],
 } as const;
 
-/** An HTTP response ready to write: headers may repeat. */
 type HttpResponse = {
   statusCode: number;
   headers: [string, string][];
@@ -60,10 +50,8 @@ function gatewayResponse(kind: keyof typeof gatewayResponses, requestId: string)
 }
 
 /**
- * What API Gateway sends back for the function's proxy result: its status, `headers` and
- * `multiValueHeaders` merged (the latter wins for a name in both), the body base64-decoded when
- * flagged, JSON as the type of a body the function gave none, and the request id header. A
- * result that is not a valid proxy response becomes its 502.
+ * The function's proxy result as API Gateway answers it: `multiValueHeaders` wins over `headers`
+ * for a name in both, JSON is the type of a body given none; an invalid result becomes a 502.
  */
 export function fromProxyResult(result: unknown, requestId: string): HttpResponse {
   if (!isProxyResult(result)) return gatewayResponse('integrationFailure', requestId);

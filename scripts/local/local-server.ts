@@ -25,10 +25,7 @@ export interface LocalServerOptions {
   readonly tableName?: string;
   /** Comma-separated, like `CALLBACK_API_KEYS`; default a generated development key. */
   readonly apiKeys?: string;
-  /**
-   * An existing DynamoDB endpoint (DynamoDB Local, or AWS): no embedded engine is started. Local
-   * endpoints get the tables created; on AWS they must exist.
-   */
+  /** An existing DynamoDB instead of the embedded one; on AWS the tables must exist. */
   readonly endpoint?: string;
   readonly hashMode?: HashMode;
 }
@@ -38,16 +35,14 @@ export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
 let handlerLoads = 0;
 
 /**
- * Local mode: the real Lambda handler (lambda/receiver.ts) behind a stand-in for API Gateway,
- * over an embedded DynamoDB kept in the data folder. The handler reads its configuration from the
- * environment when it is imported, so this sets `process.env` first and imports it after; each
- * call imports a fresh instance, so servers with different settings can run in one process.
+ * Local mode: the real Lambda handler (lambda/receiver.ts) behind a stand-in for API Gateway, over
+ * an embedded DynamoDB kept in the data folder. The handler reads the environment at import, so
+ * each call sets `process.env` and then imports a fresh instance.
  */
 export async function startLocalServer(options: LocalServerOptions = {}) {
   const data = localData(options.dataDir);
   const tableName = options.tableName ?? defaultTableName;
-  // Undone in reverse (the HTTP side drains before the engine closes, the lock goes last), every
-  // step even if one fails.
+  // Undone in reverse (HTTP drains before the engine closes, the lock goes last), every step.
   const cleanup: (() => Promise<void>)[] = [];
   const undo = async () => {
     const errors: unknown[] = [];
@@ -67,7 +62,6 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     cleanup.push(() => engine.stop());
     const isLocalEngine = !endpoint || isLoopbackUrl(endpoint);
 
-    // Set before the handler is imported: it reads them once, at import.
     process.env.TABLE_NAME = tableName;
     process.env.CALLBACK_API_KEYS = keys.keys.join(',');
     process.env.AWS_ENDPOINT_URL_DYNAMODB = engine.endpoint;
@@ -94,7 +88,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     }
 
     handlerLoads += 1;
-    // A query string makes each import a fresh module instance, which reads the environment anew.
+    // A query string makes a fresh module instance, which reads the environment anew.
     const specifier = `../../lambda/receiver.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
     const { handler } = (await import(specifier)) as { handler: Invoke };
     const host = options.host ?? '127.0.0.1';
@@ -110,7 +104,6 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
 
     let stopped: Promise<void> | undefined;
     return {
-      /** The callback URL, e.g. `http://127.0.0.1:3000/callback`. */
       url,
       /** The first accepted key, for curl lines and the simulator. */
       apiKey: keys.keys[0] as string,
@@ -145,9 +138,8 @@ export type KeySource =
   | { readonly kind: 'generated'; readonly file?: string; readonly reused: boolean };
 
 /**
- * The keys from `CALLBACK_API_KEYS`, else a development key. The generated key is kept in the
- * data folder, so a restart accepts the key that the simulator or a saved curl line already
- * uses; deleting the folder (or `DATA_DIR=:memory:`) gives a fresh one.
+ * The keys from `CALLBACK_API_KEYS`, else a development key kept in the data folder, so a restart
+ * accepts the key the simulator or a saved curl line already uses.
  */
 async function resolveApiKeys(
   fromEnvironment: string | undefined,

@@ -1,15 +1,6 @@
 import { computeHash, escapeNonAscii } from '../../lambda/callback/callback-hash.js';
 import { type SerializableValue, stringifyJson } from '../../lambda/json/json-text.js';
 
-/**
- * The gateway's side of the hash, beside the verifier (as stripe-node ships its signer): the
- * simulator and the tests build valid and tampered callbacks with it instead of pasting hex.
- * Not used by the receiver at run time.
- */
-
-/** A member value as the gateway would write it. */
-export type GatewayValue = SerializableValue;
-
 export interface SignOptions {
   /** `false`: send `"hash":""`, as a gateway with hashing switched off does. */
   readonly hash?: boolean;
@@ -20,11 +11,13 @@ export interface SignOptions {
 }
 
 /**
- * The compact JSON body the gateway sends for `transaction`, members in the given order, with
- * `hash` filled in: SHA-256 over the text with `"hash":""` and non-ASCII escaped, key appended.
+ * The gateway's side of the hash (as stripe-node ships its signer beside the verifier), so the
+ * simulator and the tests build valid and tampered callbacks instead of pasting hex: the compact
+ * JSON body, members in the given order, with `hash` = SHA-256 over the text with `"hash":""`
+ * and non-ASCII escaped, key appended.
  */
 export function signedBody(
-  transaction: { readonly [member: string]: GatewayValue },
+  transaction: { readonly [member: string]: SerializableValue },
   key: string,
   options: SignOptions = {},
 ): string {
@@ -34,6 +27,3 @@ export function signedBody(
   const body = stringifyJson({ ...transaction, hash });
   return options.wire === 'utf8' ? body : escapeNonAscii(body, escapeCase);
 }
-
-/** The gateway's compact JSON: exact numbers, members in the given order. */
-export const serialize = stringifyJson;

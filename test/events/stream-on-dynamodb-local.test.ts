@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { eventForRecord } from '../../lambda/events/stream-record-event.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { createTestTable, type Engine, engineClientConfig, engines } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -55,7 +55,7 @@ async function setUp() {
     tableName,
     streamArn,
     /** POSTs a signed callback to the real receiver; the response status. */
-    post: async (fields: Record<string, GatewayValue>) =>
+    post: async (fields: Record<string, SerializableValue>) =>
       (await receive(callbackEvent(signed(fields)))).statusCode,
     records: () => readStream(streams, streamArn),
   };

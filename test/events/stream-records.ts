@@ -1,10 +1,10 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { fingerprint } from '../../lambda/callback/fingerprint.js';
 import { validateTransaction } from '../../lambda/callback/transaction-schema.js';
+import { type SerializableValue, stringifyJson } from '../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
 import type { Item } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
-import { type GatewayValue, serialize } from '../../scripts/shared/gateway-signer.js';
 
 /**
  * Stream records built from the receiver's own item layout (`transactionItem`, `conflictItem`),
@@ -14,10 +14,10 @@ import { type GatewayValue, serialize } from '../../scripts/shared/gateway-signe
 
 /** What the receiver records for a body, exactly as `receiveCallback` builds it. */
 export function recordOf(
-  fields: Record<string, GatewayValue>,
+  fields: Record<string, SerializableValue>,
   delivery: Partial<Omit<TransactionRecord, 'transaction' | 'fingerprint'>> = {},
 ): TransactionRecord {
-  const rawBody = delivery.rawBody ?? serialize(fields);
+  const rawBody = delivery.rawBody ?? stringifyJson(fields);
   const validation = validateTransaction(parseStrictJson(rawBody).value);
   if (!validation.success) throw new Error(`invalid fixture: ${JSON.stringify(validation.errors)}`);
   return {

@@ -5,10 +5,10 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { maxDepth } from '../../lambda/json/strict-json.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -215,7 +215,7 @@ describe.each(engines)('hostile input on %s', (engine) => {
   it('refuses a conflicting delivery nested as deep as allowed with 409 and keeps it for audit', async () => {
     // Prepare: the audit record holds the body's members two maps down.
     const invoke = receiverWith(new DynamoDbTransactionStore(client, tableName));
-    let deep: GatewayValue = [];
+    let deep: SerializableValue = [];
     for (let level = 2; level < maxDepth; level++) deep = [deep];
     const fields = transaction({ deep });
     await invoke(callbackEvent(signed(fields)));

@@ -3,8 +3,8 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../lambda/json/json-number.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -27,7 +27,7 @@ describe.each(engines)('number forms on %s', (engine) => {
   });
   afterAll(() => table.drop());
 
-  const send = async (fields: Record<string, GatewayValue>) => {
+  const send = async (fields: Record<string, SerializableValue>) => {
     const response = await invoke(callbackEvent(signed(fields)));
     return `${response.statusCode} ${response.headers?.['x-callback-outcome'] ?? ''}`.trim();
   };

@@ -1,9 +1,9 @@
 import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { acceptedKey } from '../../lambda/auth/accepted-keys.js';
+import { stringifyJson } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
-import { serialize } from '../../scripts/shared/gateway-signer.js';
 import { createTestTable, engines } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -109,7 +109,7 @@ describe.each(engines)('the receiver on %s', (engine) => {
 
   it('stores an unsigned callback as unverified', async () => {
     const fields = transaction();
-    expect((await invoke(callbackEvent(serialize(fields)))).statusCode).toBe(204);
+    expect((await invoke(callbackEvent(stringifyJson(fields)))).statusCode).toBe(204);
     expect((await stored(fields.reference as string))?.hashResult).toEqual({ S: 'unverified' });
   });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { serialize } from '../../scripts/shared/gateway-signer.js';
+import { stringifyJson } from '../../lambda/json/json-text.js';
 import { transaction } from '../support/fixtures.js';
 import {
   dataFolder,
@@ -21,7 +21,7 @@ describe('refusals in local mode (query refused, resubmit)', () => {
   let env: Record<string, string>;
   let server: ServerProcess | undefined;
   const fields = transaction();
-  const body = serialize(fields);
+  const body = stringifyJson(fields);
 
   beforeAll(async () => {
     env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };

@@ -6,6 +6,7 @@ import { paginateScan } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../lambda/json/json-number.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import {
   type ReportFormat,
@@ -20,7 +21,6 @@ import {
   tableSources,
 } from '../../scripts/ops/reconciliation.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
-import type { GatewayValue } from '../../scripts/shared/gateway-signer.js';
 import { recordOf } from '../events/stream-records.js';
 import { runScript } from '../local/support/local-cli.js';
 import {
@@ -101,7 +101,7 @@ function scenario() {
   return { recorded, report, conflicts };
 }
 
-function transactionBody(f: Fields): Record<string, GatewayValue> {
+function transactionBody(f: Fields): Record<string, SerializableValue> {
   return {
     id: 7,
     username: 'ann, "the" user',

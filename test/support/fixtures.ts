@@ -1,9 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
-import {
-  type GatewayValue,
-  type SignOptions,
-  signedBody,
-} from '../../scripts/shared/gateway-signer.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
+import { type SignOptions, signedBody } from '../../scripts/shared/gateway-signer.js';
 
 /** The gateway's worked examples A and B of docs/callback-hash.md. */
 export const specKey = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';
@@ -28,8 +25,8 @@ let sequence = 0;
 
 /** A valid transaction in the gateway's member order; each call gets a fresh reference. */
 export function transaction(
-  overrides: Record<string, GatewayValue> = {},
-): Record<string, GatewayValue> {
+  overrides: Record<string, SerializableValue> = {},
+): Record<string, SerializableValue> {
   sequence += 1;
   return {
     id: 1000 + sequence,
@@ -48,7 +45,7 @@ export function transaction(
 
 /** A body signed as the gateway signs it. */
 export function signed(
-  fields: Record<string, GatewayValue>,
+  fields: Record<string, SerializableValue>,
   key = specKey,
   options?: SignOptions,
 ): string {

@@ -1,6 +1,6 @@
 import { JsonNumber } from '../../../lambda/json/json-number.js';
+import { type SerializableValue, stringifyJson } from '../../../lambda/json/json-text.js';
 import { maxDepth } from '../../../lambda/json/strict-json.js';
-import { type GatewayValue, serialize } from '../../../scripts/shared/gateway-signer.js';
 import { signed, specKey, transaction } from '../../support/fixtures.js';
 import { sha256Hex } from './independent-signer.js';
 
@@ -57,15 +57,15 @@ const numberCase = (
   ...(stored === undefined ? {} : { stored: { [member]: stored } }),
 });
 /** `levels` arrays around nothing. */
-function emptyNestedArrays(levels: number): GatewayValue {
-  let value: GatewayValue = [];
+function emptyNestedArrays(levels: number): SerializableValue {
+  let value: SerializableValue = [];
   for (let i = 1; i < levels; i++) value = [value];
   return value;
 }
 
 /** `levels` arrays around a 0. */
-function nestedArrays(levels: number): GatewayValue {
-  let value: GatewayValue = 0;
+function nestedArrays(levels: number): SerializableValue {
+  let value: SerializableValue = 0;
   for (let i = 0; i < levels; i++) value = [value];
   return value;
 }
@@ -294,12 +294,12 @@ export const namedCases: readonly NamedCase[] = [
   {
     name: 'a hash that is a number',
     status: 403,
-    request: (ref) => ({ body: serialize({ ...fields(ref), hash: 12345 }) }),
+    request: (ref) => ({ body: stringifyJson({ ...fields(ref), hash: 12345 }) }),
   },
   {
     name: 'no hash member at all',
     status: 204,
-    request: (ref) => ({ body: serialize(fields(ref)) }),
+    request: (ref) => ({ body: stringifyJson(fields(ref)) }),
     stored: { hashResult: 'unverified' },
   },
   {
@@ -333,7 +333,7 @@ export const namedCases: readonly NamedCase[] = [
     name: 'a body hashed over raw UTF-8 instead of escapes (the raw text is a candidate)',
     status: 204,
     request: (ref) => {
-      const unsigned = serialize({ ...fields(ref), hash: '' });
+      const unsigned = stringifyJson({ ...fields(ref), hash: '' });
       return { body: unsigned.replace('"hash":""', `"hash":"${sha256Hex(unsigned + specKey)}"`) };
     },
   },

@@ -10,8 +10,8 @@ import {
 } from '../../../lambda/callback/errors.js';
 import { receiveCallback } from '../../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../../lambda/config/config.js';
+import { stringifyJson } from '../../../lambda/json/json-text.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { serialize } from '../../../scripts/shared/gateway-signer.js';
 import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { signed, specKey, transaction } from '../../support/fixtures.js';
 
@@ -67,18 +67,20 @@ describe('receiveCallback', () => {
 
   it('records an absent or empty hash as unverified when the mode is if-present', async () => {
     const { deliver } = setup('if-present');
-    await expect(deliver(serialize(transaction()))).resolves.toMatchObject({
+    await expect(deliver(stringifyJson(transaction()))).resolves.toMatchObject({
       hashResult: 'unverified',
     });
-    await expect(deliver(serialize(transaction({ hash: '' })))).resolves.toMatchObject({
+    await expect(deliver(stringifyJson(transaction({ hash: '' })))).resolves.toMatchObject({
       hashResult: 'unverified',
     });
   });
 
   it('refuses an absent or empty hash as missing, not wrong, when the mode is required', async () => {
     const { deliver } = setup('required');
-    await expect(deliver(serialize(transaction()))).rejects.toThrow(HashMissingError);
-    await expect(deliver(serialize(transaction({ hash: '' })))).rejects.toThrow(HashMissingError);
+    await expect(deliver(stringifyJson(transaction()))).rejects.toThrow(HashMissingError);
+    await expect(deliver(stringifyJson(transaction({ hash: '' })))).rejects.toThrow(
+      HashMissingError,
+    );
   });
 
   it('does not check the hash at all when the mode is off', async () => {
@@ -102,12 +104,14 @@ describe('receiveCallback', () => {
   it('refuses malformed JSON and a byte order mark', async () => {
     const { deliver } = setup();
     await expect(deliver('{"id":')).rejects.toThrow(MalformedJsonError);
-    await expect(deliver(`\uFEFF${serialize(transaction())}`)).rejects.toThrow(MalformedJsonError);
+    await expect(deliver(`\uFEFF${stringifyJson(transaction())}`)).rejects.toThrow(
+      MalformedJsonError,
+    );
   });
 
   it('refuses an invalid transaction naming the fields', async () => {
     const { deliver } = setup();
-    await expect(deliver(serialize(transaction({ currency: 'lira' })))).rejects.toThrow(
+    await expect(deliver(stringifyJson(transaction({ currency: 'lira' })))).rejects.toThrow(
       ValidationError,
     );
   });

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
+import { type SerializableValue, stringifyJson } from '../../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
-import type { GatewayValue } from '../../../scripts/shared/gateway-signer.js';
-import { serialize } from '../../../scripts/shared/gateway-signer.js';
 import { transaction } from '../../support/fixtures.js';
 
-function validate(fields: Record<string, GatewayValue>) {
-  return validateTransaction(parseStrictJson(serialize(fields)).value);
+function validate(fields: Record<string, SerializableValue>) {
+  return validateTransaction(parseStrictJson(stringifyJson(fields)).value);
 }
 
-function failingFields(fields: Record<string, GatewayValue>): string[] {
+function failingFields(fields: Record<string, SerializableValue>): string[] {
   const result = validate(fields);
   return result.success ? [] : result.errors.map((error) => error.field);
 }
@@ -111,7 +110,9 @@ describe('transaction schema', () => {
     ['a name that is not a string', { firstName: 42 }, 'firstName'],
     ['a hash that is not a string', { hash: 1 }, 'hash'],
   ])('rejects %s', (_name, overrides, field) => {
-    expect(failingFields(transaction(overrides as Record<string, GatewayValue>))).toEqual([field]);
+    expect(failingFields(transaction(overrides as Record<string, SerializableValue>))).toEqual([
+      field,
+    ]);
   });
 
   it('rejects a body that is not an object', () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { escapeNonAscii } from '../../../lambda/callback/callback-hash.js';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
+import { stringifyJson } from '../../../lambda/json/json-text.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { serialize } from '../../../scripts/shared/gateway-signer.js';
 import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, specKey, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
@@ -59,8 +59,8 @@ describe('logs', () => {
       await invoke(callbackEvent(signed({ ...fields, amount: 5 }))), // 409
       await invoke(callbackEvent(signed(fields), { headers: { 'x-api-key': `${specKey}x` } })), // 401
       await invoke(callbackEvent(signed(fields, 'wrong'))), // 403
-      await invoke(callbackEvent(`${serialize(fields)},`)), // 400
-      await invoke(callbackEvent(serialize({ ...fields, currency: names.firstName }))), // 422
+      await invoke(callbackEvent(`${stringifyJson(fields)},`)), // 400
+      await invoke(callbackEvent(stringifyJson({ ...fields, currency: names.firstName }))), // 422
       await invoke(callbackEvent(signed(fields), { headers: { 'Content-Type': 'text/plain' } })), // 415
       await invoke(callbackEvent(`${signed(fields)}${' '.repeat(70_000)}`)), // 413
       await receiverWith(unavailable)(callbackEvent(signed(transaction(names)))), // 503
@@ -70,7 +70,7 @@ describe('logs', () => {
     expect(statuses).toEqual([204, 204, 409, 401, 403, 400, 422, 415, 413, 503, 500]);
     const output = lines.join('');
     expect(output).toContain('callback refused'); // the capture really saw the logs
-    const hashedText = escapeNonAscii(serialize({ ...fields, hash: '' }), 'lower');
+    const hashedText = escapeNonAscii(stringifyJson({ ...fields, hash: '' }), 'lower');
     for (const secret of [
       specKey,
       hashedText,
