@@ -1,10 +1,8 @@
 /**
- * Fetches AWS DynamoDB Local (the Java emulator), pinned, into `.cache` (gitignored). The jar
- * ships in the `emulator/` folder of the npm package `amplify-dynamodb-simulator`; we take it
- * with `npm pack` (the npm registry is the only network the build may use) rather than depend on
- * the package, which would pull a large dependency tree for one folder.
- *
- * Run it: `npm run dynamodb-local:fetch`.
+ * `npm run dynamodb-local:fetch`: AWS DynamoDB Local, pinned, into `.cache`. The jar ships in the
+ * `emulator/` folder of the npm package `amplify-dynamodb-simulator`, taken with `npm pack` (the
+ * npm registry is the only network the build may use) rather than as a dependency, which would
+ * pull a large tree for one folder.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,10 +24,7 @@ const pinned = {
 /** Written last, holding the integrity: a half-done or other-version extraction lacks it. */
 const completeMarker = '.complete';
 
-/**
- * Makes sure DynamoDB Local is in the cache and returns its folder (the one that holds
- * DynamoDBLocal.jar). Does nothing but a read when it is already cached.
- */
+/** The cached folder that holds DynamoDBLocal.jar, fetched first if missing. */
 export async function fetchDynamoDbLocal(options: { log?: (message: string) => void } = {}) {
   const log = options.log ?? (() => {});
   const target = resolve(import.meta.dirname, '../../.cache/dynamodb-local', pinned.version);

@@ -16,7 +16,7 @@ export interface RunningEngine {
   stop(): Promise<void>;
 }
 
-/** `$JAVA_HOME/bin/java`, else `java` on the PATH, if it runs; undefined when neither does. */
+/** `$JAVA_HOME/bin/java`, else `java` on the PATH, whichever runs first. */
 export async function findJava(): Promise<string | undefined> {
   const { JAVA_HOME } = process.env;
   for (const candidate of [...(JAVA_HOME ? [join(JAVA_HOME, 'bin', 'java')] : []), 'java']) {

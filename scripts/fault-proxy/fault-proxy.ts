@@ -18,11 +18,11 @@ export const serverErrorTypes: Record<Service, string> = {
   eventbridge: 'InternalException',
 };
 
-/** `delayMs` must outlast the SDK's attempt timeout for a `delay` to be one (default 1,000 ms). */
 export interface FaultProxyOptions {
   readonly upstream: string;
   readonly plan: FaultPlan;
   readonly service?: Service;
+  /** Must outlast the SDK's attempt timeout for a `delay` to be one (default 1,000 ms). */
   readonly delayMs?: number;
   readonly port?: number;
 }

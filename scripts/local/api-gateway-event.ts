@@ -23,14 +23,10 @@ export interface EventContext {
 }
 
 /**
- * The REST API proxy event (payload 1.0) that API Gateway hands the function for this request:
- * - `headers` holds the last value of a repeated header and `multiValueHeaders` all of them,
- *   names as the client spelled them; API Gateway adds `X-Forwarded-*` and `X-Amzn-Trace-Id`;
- * - query parameters the same way, decoded; both `null` when there are none;
- * - the body base64-encoded with `isBase64Encoded: true`, `null` when empty: the stack sets
- *   `binaryMediaTypes: ['*\/*']`, so API Gateway passes every body's bytes through untouched
- *   (without it, it would replace bytes that are not UTF-8) and the function's own UTF-8 check
- *   decides what to do with them.
+ * The REST API proxy event (payload 1.0) API Gateway hands the function: a repeated header or
+ * query parameter has its last value in `headers`, all in `multiValue*`; the body is base64, as
+ * the stack's `binaryMediaTypes: ['*\/*']` passes bytes through untouched (without it API
+ * Gateway would replace non-UTF-8 bytes before the function's own UTF-8 check).
  */
 export function toApiGatewayEvent(
   request: HttpRequest,

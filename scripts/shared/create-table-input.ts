@@ -6,10 +6,7 @@ import {
   transactionsTable,
 } from '../../lambda/storage/table-definition.js';
 
-/**
- * `CreateTable` requests for an engine that CDK does not provision (local mode, tests), built
- * from the definitions the stack uses. The transactions table gets the stack's new-image stream.
- */
+/** `CreateTable` from the stack's definitions, for engines CDK does not provision. */
 export function createTableInput(
   tableName: string,
   table: TableDefinition = transactionsTable,
@@ -37,10 +34,7 @@ export function createTableInput(
   };
 }
 
-/**
- * The refusals table: its key only, no stream and no index, as in the stack. TTL is a separate
- * call that not every local engine supports; locally nothing expires.
- */
+/** Key only, as in the stack; no TTL (not every local engine has it): locally nothing expires. */
 export function refusalsTableInput(tableName: string): CreateTableCommandInput {
   const key = refusalsTable.partitionKey;
   return {

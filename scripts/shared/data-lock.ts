@@ -5,21 +5,18 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
 
 /**
- * Who holds the local data folder. The embedded DynamoDB keeps its files in LevelDB, which only
- * one process may open (a second one hangs rather than failing), so every process that opens it
- * first takes the folder's lock (proper-lockfile: an atomic mkdir kept fresh while held). The
- * holder is described in the state file beside it; a running server also writes its URL, engine
- * endpoint and where its keys come from there, and the other tools find it through that file.
+ * Who holds the local data folder. LevelDB admits one process (a second one hangs rather than
+ * failing), so each takes the folder's lock (proper-lockfile) first and describes itself in the
+ * state file beside it; a running server adds its URL, endpoint and key source, which the other
+ * tools read to find it.
  */
 export interface LockOwner {
   readonly pid: number;
   readonly role: 'server' | 'query';
   readonly startedAt: string;
-  /** The DynamoDB endpoint of a running server, once it answers. */
   readonly endpoint?: string;
   readonly tableName?: string;
   readonly url?: string;
-  /** Where the server's accepted keys come from: its environment, or the saved dev key. */
   readonly keySource?: 'environment' | 'generated';
 }
 

@@ -1,12 +1,8 @@
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { type SignOptions, signedBody } from './gateway-signer.js';
 
-/**
- * A callback as the payment gateway builds it. Numbers are held as their decimal text so that an
- * id beyond 2^53 goes on the wire digit for digit, as the gateway's own serializer writes it.
- */
+/** A callback as the gateway builds it; numbers as decimal text, so ids past 2^53 stay exact. */
 export interface GatewayTransaction {
-  /** Decimal digits, written as a JSON number. */
   readonly id: string;
   readonly username: string;
   readonly firstName: string;
@@ -42,10 +38,7 @@ export function sampleTransaction(overrides: Partial<GatewayTransaction> = {}): 
 
 const plainDecimal = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-/**
- * The body the gateway POSTs: compact JSON, members in the order the gateway emits them
- * (docs/callback-hash.md), signed by the receiver's own signer so the two cannot drift apart.
- */
+/** The body the gateway POSTs: compact JSON, members in its order (docs/callback-hash.md). */
 export function callbackBody(
   t: GatewayTransaction,
   key: string,

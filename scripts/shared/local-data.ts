@@ -2,23 +2,21 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 /**
- * Where local mode keeps its state. One folder holds the embedded DynamoDB's files, the
- * generated development key and the lock file that says who has it open, so `DATA_DIR` moves
- * all three and deleting the folder is a clean reset.
+ * Where local mode keeps its state: one folder for the engine's files, the dev key and the lock
+ * file, so `DATA_DIR` moves all three and deleting the folder is a clean reset.
  */
 export type LocalData =
   | { readonly kind: 'memory' }
   | {
       readonly kind: 'disk';
       readonly dir: string;
-      /** The embedded DynamoDB's LevelDB folder. */
       readonly engineDir: string;
       readonly devKeyFile: string;
-      /** Who holds the folder; a running server's URL and endpoint (see data-lock.ts). */
+      /** See data-lock.ts. */
       readonly lockFile: string;
     };
 
-/** `DATA_DIR=:memory:` keeps everything in memory: a throwaway run that leaves no files. */
+/** `DATA_DIR=:memory:`: a throwaway run that leaves no files. */
 export const inMemory = ':memory:';
 /** The table local mode creates when `TABLE_NAME` does not name another. */
 export const defaultTableName = 'callback-transactions';
@@ -38,7 +36,7 @@ export function localData(dataDir: string | undefined, cwd = process.cwd()): Loc
   };
 }
 
-/** The development key `npm start` generated and saved in the folder, if it did. */
+/** The dev key `npm start` saved in the folder, if any. */
 export async function readDevKey(data: LocalData): Promise<string | undefined> {
   if (data.kind === 'memory') return undefined;
   return (await readFile(data.devKeyFile, 'utf8').catch(() => '')).trim() || undefined;

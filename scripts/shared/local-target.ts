@@ -10,16 +10,11 @@ export async function runningServer(data: LocalData): Promise<LockOwner | undefi
 }
 
 /**
- * The key local mode accepts: the first of `CALLBACK_API_KEYS`, else the development key that
- * `npm start` saved in the data folder, unless the running server takes its keys from its own
- * environment (then there is none to find). For the local server only: never sent elsewhere.
+ * The key local mode accepts: the first of `CALLBACK_API_KEYS`, else the dev key `npm start`
+ * saved, unless the server takes its keys from its own environment. Never sent off this machine.
  */
-export async function localApiKey(
-  data: LocalData,
-  server?: LockOwner,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<string | undefined> {
-  const [first] = splitKeys(env.CALLBACK_API_KEYS ?? '');
+export async function localApiKey(data: LocalData, server?: LockOwner) {
+  const [first] = splitKeys(process.env.CALLBACK_API_KEYS ?? '');
   if (first || server?.keySource === 'environment') return first;
   return readDevKey(data);
 }

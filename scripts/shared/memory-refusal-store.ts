@@ -1,9 +1,6 @@
 import type { RefusalRecord, RefusalStore } from '../../lambda/refusals/refusal.js';
 
-/**
- * Refusals kept in process memory, one per body digest like the table: for unit tests and for
- * measuring the handler's CPU cost. Not for production: nothing is durable.
- */
+/** One refusal per body digest, as in the table; for unit tests and the CPU benchmark. */
 export class MemoryRefusalStore implements RefusalStore {
   readonly refusals = new Map<string, RefusalRecord & { deliveries: number }>();
 

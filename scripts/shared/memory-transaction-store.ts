@@ -5,10 +5,7 @@ import type {
   TransactionStore,
 } from '../../lambda/storage/transaction-store.js';
 
-/**
- * A store in process memory, behind the same interface: for unit tests and for measuring the
- * handler's own CPU cost with the network taken out. Not for production: nothing is durable.
- */
+/** For unit tests and the handler's CPU benchmark: nothing is durable. */
 export class MemoryTransactionStore implements TransactionStore {
   readonly records = new Map<string, TransactionRecord>();
   readonly conflicts = new Map<string, TransactionRecord>();

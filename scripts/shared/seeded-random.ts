@@ -4,9 +4,8 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 
 /**
- * A seeded source (pure-rand's xoroshiro128+): the same seed gives the same sequence on any
- * machine, so a simulated run or a fault plan can be replayed from the seed it printed. A text
- * seed (what `--seed` takes) is hashed to the generator's 32-bit seed. Not for anything secret.
+ * pure-rand's xoroshiro128+, so a simulated run or fault plan replays from the seed it printed
+ * (a text seed is hashed to 32 bits). Not for anything secret.
  */
 export function seededRandom(seed: string | number) {
   const generator = xoroshiro128plus(

@@ -13,7 +13,6 @@ export interface RetryPolicy {
 }
 
 export interface DeliveryResult {
-  /** Each attempt's status, or its network error when no response came. */
   readonly attempts: readonly { status?: number; error?: string; latencyMs: number }[];
   /** The last attempt's; undefined when every attempt failed without a response. */
   readonly status?: number;
@@ -25,7 +24,7 @@ export interface DeliveryResult {
   readonly reason?: string;
 }
 
-/** An answer (or its absence) worth another attempt; carries what the attempt saw. */
+/** An answer (or its absence) worth another attempt. */
 class RetryableAnswer extends Error {
   override name = 'RetryableAnswer';
   constructor(

@@ -17,10 +17,8 @@ export interface PlannedDelivery {
 export type Plan = ReturnType<typeof planDeliveries>;
 
 /**
- * Every delivery of a run, decided up front from the seed. Redeliveries and conflicting
- * deliveries are placed after their original and wait for it, so what the receiver answers
- * (recorded, duplicate, conflict) does not depend on how the concurrent requests interleave.
- * `duplicates` and `conflicts` are fractions of `count`.
+ * Every delivery of a run, decided from the seed. Followers wait for their original, so the
+ * answers (recorded, duplicate, conflict) do not depend on how concurrent requests interleave.
  */
 export function planDeliveries(
   random: Random,
@@ -66,11 +64,7 @@ export function planDeliveries(
   return { deliveries, originals, redeliveries, conflicting };
 }
 
-/**
- * The same reference with the outcome reversed: the classic conflict, a rejected transaction
- * later reported as confirmed (or the other way round). `n` keeps repeated conflicts on one
- * reference distinct.
- */
+/** The classic conflict: the same reference, the status reversed; `n` keeps repeats distinct. */
 function contradict(original: GatewayTransaction, n: number): GatewayTransaction {
   const status = original.status === 'Confirm' ? 'Reject' : 'Confirm';
   return { ...original, status, message: `Durum düzeltildi (${n + 1})` };

@@ -4,9 +4,8 @@ import type { Plan, PlannedDelivery } from './delivery-plan.js';
 export type RunResult = Awaited<ReturnType<typeof runSimulation>>;
 
 /**
- * Sends the plan with `concurrency` deliveries in flight. A follower (redelivery, conflicting
- * delivery) waits until its original has finished, retries included. The signal stops the run:
- * no delivery starts after it, and those in flight are not waited for.
+ * Sends the plan, `concurrency` at a time, a follower after its original (retries included).
+ * After `signal` nothing starts and nothing in flight is waited for.
  */
 export async function runSimulation(
   plan: Plan,
