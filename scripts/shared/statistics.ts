@@ -15,4 +15,3 @@ export function median(values: readonly number[]): number {
     ? ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
     : (sorted[Math.floor(middle)] as number);
 }
-export const p99 = (values: readonly number[]): number => quantile(values, 0.99);
