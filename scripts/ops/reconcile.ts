@@ -1,11 +1,8 @@
-/**
- * `npm run reconcile -- <report>`: the gateway's report of completed transactions against what
- * was recorded in a window, by reference. Exit 0 when everything agrees, 1 when anything
- * differs, 2 on a usage or input error (a malformed row names its line).
- */
+/** `npm run reconcile`: the gateway's report against the table (docs/operations.md). */
 import { createReadStream } from 'node:fs';
-import { access, constants, open } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { Option } from '@commander-js/extra-typings';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
@@ -87,17 +84,13 @@ async function detectFormat(path: string): Promise<ReportFormat> {
   const extension = extname(path).toLowerCase();
   if (extension === '.csv' || path === '-') return 'csv';
   if (['.jsonl', '.ndjson', '.json'].includes(extension)) return 'jsonl';
-  const file = await open(path);
-  try {
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(512), 0, 512, 0);
-    const start = buffer
-      .subarray(0, bytesRead)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
-    return start.trimStart().startsWith('{') ? 'jsonl' : 'csv';
-  } finally {
-    await file.close();
-  }
+  const start = await text(createReadStream(path, { end: 511 }));
+  return start
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .startsWith('{')
+    ? 'jsonl'
+    : 'csv';
 }
 
 const values = (v: ComparedValues) => [v.amount, v.currency, v.type, v.status];

@@ -58,15 +58,11 @@ export function tableSources(
     conflicts: (async function* () {
       for await (const raw of conflictItems(client, tableName)) {
         const item = storedItem(raw);
-        const { amount, currency, type, status } = recorded((item.transaction ?? {}) as StoredItem);
         yield {
+          ...recorded((item.transaction ?? {}) as StoredItem),
           reference: displayValue(item[attributes.conflictOf]),
           receivedAt: displayValue(item[attributes.receivedAt]),
           requestId: displayValue(item.requestId),
-          amount,
-          currency,
-          type,
-          status,
         };
       }
     })(),
@@ -120,28 +116,14 @@ export type Finding =
       readonly conflicts: readonly KeptConflict[];
     };
 
-export interface ReconcileSummary {
-  readonly reportRows: number;
-  readonly recordedInWindow: number;
-  /** Report rows recorded before or after the window, found by reference. */
-  readonly recordedOutsideWindow: number;
-  readonly agreeing: number;
-  readonly missing: number;
-  readonly unexpected: number;
-  readonly mismatch: number;
-  /** References with conflicting deliveries kept. */
-  readonly conflicts: number;
-}
+export type ReconcileSummary = Awaited<ReturnType<typeof reconcile>>;
 
 /**
  * Compares the report with what was recorded, by reference, handing each difference to `found`.
  * Memory grows with the window, never the report: the report streams, while "recorded but not
  * reported" needs one small entry per reference of the window until the report ends.
  */
-export async function reconcile(
-  sources: ReconcileSources,
-  found: (finding: Finding) => void,
-): Promise<ReconcileSummary> {
+export async function reconcile(sources: ReconcileSources, found: (finding: Finding) => void) {
   const window = new Map<string, { transaction: RecordedTransaction; seen: boolean }>();
   for await (const transaction of sources.recorded) {
     window.set(transaction.reference, { transaction, seen: false });
@@ -153,11 +135,13 @@ export async function reconcile(
   const counts = {
     reportRows: 0,
     recordedInWindow: window.size,
+    // Report rows recorded before or after the window, found by reference.
     recordedOutsideWindow: 0,
     agreeing: 0,
     missing: 0,
     unexpected: 0,
     mismatch: 0,
+    // References with conflicting deliveries kept.
     conflicts: 0,
   };
 
