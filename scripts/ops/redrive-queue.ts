@@ -36,9 +36,10 @@ export interface RedriveOptions {
   readonly queueUrl: string;
   /** Stop after this many messages. @default all */
   readonly maxMessages?: number;
-  /** Long enough to re-read and publish a batch; a message left undeleted reappears after. */
-  readonly visibilityTimeoutSeconds?: number;
 }
+
+/** Long enough to re-read and publish a batch; a message left undeleted reappears after. */
+const visibilityTimeoutSeconds = 900;
 
 /** What became of one dead-letter message. */
 export interface MessageOutcome {
@@ -70,7 +71,7 @@ export async function redriveQueue(
         new ReceiveMessageCommand({
           QueueUrl: options.queueUrl,
           MaxNumberOfMessages: Math.min(10, maxMessages - outcomes.length),
-          VisibilityTimeout: options.visibilityTimeoutSeconds ?? 900,
+          VisibilityTimeout: visibilityTimeoutSeconds,
           WaitTimeSeconds: 1,
         }),
       );

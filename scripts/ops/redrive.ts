@@ -1,8 +1,4 @@
-/**
- * `npm run redrive -- --queue <url>`: drains the stream consumer's dead-letter queue, publishing
- * each batch as the consumer would and deleting a message only once all of it is published.
- * Exit 0 when the queue was drained, 1 when any message stays, 2 on a usage error.
- */
+/** `npm run redrive`: drains the stream consumer's dead-letter queue (docs/events.md). */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';

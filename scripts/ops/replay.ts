@@ -1,8 +1,4 @@
-/**
- * `npm run replay -- <reference…> | --since <ISO> [--until <ISO>]`: republishes recorded
- * transactions to the bus as the stream consumer would. Exit 0 when every one was published,
- * 1 when any was not (or a reference holds nothing), 2 on a usage error.
- */
+/** `npm run replay`: republishes recorded transactions to the bus (docs/events.md). */
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';

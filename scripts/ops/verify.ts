@@ -1,9 +1,4 @@
-/**
- * `npm run verify -- <body file | -> --key-file <file>`, or `--refusal <digest>` for a body kept
- * with a refusal: whether the hash verifies with a key, which rebuilt text matched, and when none
- * did, each candidate's digest. The key is never printed. Exit 0 verified, 1 not verified (or the
- * refusal is not there), 2 usage or input error.
- */
+/** `npm run verify`: checks a hash against a key, never printing it (docs/operations.md). */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import {

@@ -1,7 +1,4 @@
-/**
- * `npm run query`: reads recorded callbacks through the table's indexes (never a scan unless
- * `--scan` asks for one). Local mode's data by default; `--table` for a deployed table.
- */
+/** `npm run query`: reads through the indexes, a scan only when asked (docs/querying.md). */
 import {
   type Command,
   InvalidArgumentError,

@@ -1,7 +1,4 @@
-/**
- * `npm run resubmit -- <refusal>`: sends a kept refusal's body again, byte for byte, with its
- * Content-Type, to a receiver (after a fix, local or deployed) and reports the new answer.
- */
+/** `npm run resubmit`: sends a kept refusal's body again, byte for byte (docs/operations.md). */
 import {
   digestPrefix,
   type KeptRefusal,
