@@ -4,31 +4,21 @@ import {
   GetItemCommand,
   paginateScan,
 } from '@aws-sdk/client-dynamodb';
+import type { FieldError } from '../../lambda/callback/transaction-schema.js';
+import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { textTable } from '../shared/text-table.js';
 import { type TargetFlags, withTarget } from './query-target.js';
 import { exactJson } from './stored-item.js';
 
-/** A kept refusal as the tools show it (see lambda/refusals/refusal-item.ts for the item). */
-export interface KeptRefusal {
-  readonly digest: string;
-  readonly status: number;
-  readonly problem: string;
-  readonly fieldErrors?: unknown;
-  readonly reference?: string;
-  readonly id?: string;
+/** A kept refusal read back: what the receiver kept, with its deliveries and expiry. */
+export interface KeptRefusal extends Omit<RefusalRecord, 'receivedAt'> {
   readonly firstReceivedAt: string;
   readonly lastReceivedAt: string;
   readonly deliveries: number;
-  /** The whole body's size; `bodyKept` says whether {@link body} is all of it. */
-  readonly bodyBytes: number;
+  /** Whether `body` is all of the `bodyBytes` received. */
   readonly bodyKept: 'whole' | 'part';
-  readonly body: Uint8Array;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly keyId: string;
-  readonly requestId: string;
-  readonly sourceIp: string;
   /** When DynamoDB's TTL may delete it. */
   readonly expiresAt: string;
 }
@@ -128,7 +118,7 @@ function kept(item: Record<string, AttributeValue>): KeptRefusal {
     digest: text(refusalsTable.partitionKey) ?? '',
     status: number('status'),
     problem: text('problem') ?? '',
-    ...(fieldErrors ? { fieldErrors: JSON.parse(fieldErrors) as unknown } : {}),
+    ...(fieldErrors ? { fieldErrors: JSON.parse(fieldErrors) as FieldError[] } : {}),
     ...(reference !== undefined ? { reference } : {}),
     ...(id !== undefined ? { id } : {}),
     firstReceivedAt: text('firstReceivedAt') ?? '',
