@@ -17,11 +17,7 @@ export const defaultFaultKinds: readonly FaultKind[] = faultKinds.filter((kind) 
 export const decisions = ['pass', ...faultKinds] as const;
 export type Decision = (typeof decisions)[number];
 
-/**
- * `fraction` of the requests (0 to 1) get one of `kinds` (default {@link defaultFaultKinds}),
- * equally likely; with `operations`, only requests for those. The same seed and arrival order
- * give the same faults.
- */
+/** `fraction` of the requests (of `operations`, if given) get one of `kinds`, equally likely. */
 export interface FaultPlanOptions {
   readonly fraction: number;
   readonly seed: number;
@@ -29,7 +25,7 @@ export interface FaultPlanOptions {
   readonly operations?: readonly string[];
 }
 
-/** Decides, request by request in arrival order, whether and how to fail it. */
+/** Request by request in arrival order: the same seed and order give the same faults. */
 export type FaultPlan = (operation: string) => Decision;
 
 export function faultPlan(options: FaultPlanOptions): FaultPlan {

@@ -33,9 +33,8 @@ const tables = {
 };
 
 /**
- * Makes sure a table exists with the indexes the code queries: created when missing and `create`
- * is set (a local engine; a data folder from before refusals were kept gets that table now); on
- * AWS the stack owns them, so missing is an error.
+ * Makes sure a table exists with the indexes the code queries: created when missing on a local
+ * engine (`create`); on AWS the stack owns them, so missing is an error.
  */
 export async function ensureTable(
   client: DynamoDBClient,
