@@ -37,13 +37,7 @@ export function destination(eventBusName: string | undefined): Destination {
 }
 
 /** What became of a set of records: the stream consumer's outcomes, per reference. */
-export interface RepublishOutcome {
-  readonly published: readonly { readonly reference: string; readonly detailType: string }[];
-  /** Put to EventBridge and refused, or never sent because an earlier request failed. */
-  readonly failed: readonly { readonly reference: string; readonly problem: string }[];
-  /** Records that claim to be ours but cannot become a valid event: an operator's job. */
-  readonly unpublishable: readonly { readonly record: string; readonly problem: string }[];
-}
+export type RepublishOutcome = Awaited<ReturnType<typeof republish>>;
 
 /**
  * Publishes records exactly as the stream consumer does, with its own functions and publisher;
@@ -52,7 +46,8 @@ export interface RepublishOutcome {
 export async function republish(
   records: readonly DynamoDBRecord[],
   { publisher, eventBusName }: Destination,
-): Promise<RepublishOutcome> {
+) {
+  // Records that claim to be ours but cannot become a valid event: an operator's job.
   const unpublishable: { record: string; problem: string }[] = [];
   const events: TransactionEvent[] = [];
   for (const record of records) {
@@ -69,6 +64,7 @@ export async function republish(
     events.map((event) => putEventsEntry(event, eventBusName)),
   );
   const published: { reference: string; detailType: string }[] = [];
+  // Put to EventBridge and refused, or never sent because an earlier request failed.
   const failed: { reference: string; problem: string }[] = [];
   outcomes.forEach((outcome, index) => {
     const event = events[index];

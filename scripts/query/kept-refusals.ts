@@ -112,15 +112,13 @@ function kept(item: Record<string, AttributeValue>): KeptRefusal {
   const text = (name: string) => item[name]?.S;
   const number = (name: string) => Number(item[name]?.N ?? 0);
   const fieldErrors = text('fieldErrors');
-  const reference = text('reference');
-  const id = text('id');
   return {
     digest: text(refusalsTable.partitionKey) ?? '',
     status: number('status'),
     problem: text('problem') ?? '',
     ...(fieldErrors ? { fieldErrors: JSON.parse(fieldErrors) as FieldError[] } : {}),
-    ...(reference !== undefined ? { reference } : {}),
-    ...(id !== undefined ? { id } : {}),
+    ...(item.reference?.S !== undefined ? { reference: item.reference.S } : {}),
+    ...(item.id?.S !== undefined ? { id: item.id.S } : {}),
     firstReceivedAt: text('firstReceivedAt') ?? '',
     lastReceivedAt: text('lastReceivedAt') ?? '',
     deliveries: number('deliveries'),

@@ -37,16 +37,9 @@ export function detailTable(item: StoredItem): string {
 /** Conflicting deliveries: when each came and what it claimed (nested under `transaction`). */
 export function conflictsTable(conflicts: readonly StoredItem[]): string {
   if (conflicts.length === 0) return '\nNo conflicting deliveries.\n';
-  const rows = conflicts.map((item) => {
-    const claimed = (item.transaction ?? {}) as StoredItem;
-    const fields = [
-      item.receivedAt,
-      claimed.type,
-      claimed.status,
-      claimed.amount,
-      claimed.currency,
-    ];
-    return [...fields, claimed.message, item.requestId].map(displayValue);
+  const rows = conflicts.map(({ receivedAt, requestId, transaction }) => {
+    const { type, status, amount, currency, message } = (transaction ?? {}) as StoredItem;
+    return [receivedAt, type, status, amount, currency, message, requestId].map(displayValue);
   });
   const count = conflicts.length;
   return (
