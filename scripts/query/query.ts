@@ -161,14 +161,11 @@ function withSelectionOptions<Opts extends OptionValues>(command: Command<[], Op
 }
 
 /** Checked before anything is opened: exactly one of --username, --since or (list) --scan. */
-function selection(flags: {
-  readonly username?: string;
-  readonly since?: string;
-  readonly until?: string;
-  readonly scan?: boolean;
-  readonly type?: string;
-  readonly status?: string;
-}): (context: QueryContext) => AsyncIterable<StoredItem> {
+function selection(
+  flags: Partial<Record<'username' | 'since' | 'until' | 'type' | 'status', string>> & {
+    readonly scan?: boolean;
+  },
+): (context: QueryContext) => AsyncIterable<StoredItem> {
   const modes = [flags.username !== undefined, flags.since !== undefined, flags.scan === true];
   if (modes.filter(Boolean).length !== 1) {
     const scan = flags.scan === undefined ? ' or --since' : ', --since or --scan';
@@ -176,14 +173,11 @@ function selection(flags: {
   }
   const window = optionalWindow(flags.since, flags.until);
   if (flags.username === '') throw new UsageError('--username must not be empty');
+  // --type and --status: the queries read only those two of the flags as filters.
   const { username } = flags;
-  const filters = {
-    ...(flags.type ? { type: flags.type } : {}),
-    ...(flags.status ? { status: flags.status } : {}),
-  };
-  if (username !== undefined) return (context) => listByUsername(context, username, filters);
-  if (window) return (context) => listByTime(context, window, filters);
-  return (context) => scanTransactions(context, filters);
+  if (username !== undefined) return (context) => listByUsername(context, username, flags);
+  if (window) return (context) => listByTime(context, window, flags);
+  return (context) => scanTransactions(context, flags);
 }
 
 function write(text: string): void {
