@@ -58,6 +58,22 @@ describe('npm run query (list, export, summary)', () => {
     );
   });
 
+  it('export --type and --status keep only those transactions, the values in any case', async () => {
+    const { code, stdout } = await query(
+      'export --since 2026-11-18 --type withdrawal --status REJECT --format jsonl',
+    );
+
+    expect(code).toBe(0);
+    const expected = newestFirst.filter(
+      ({ transaction }) => transaction.type === 'Withdrawal' && transaction.status === 'Reject',
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line).reference)).toEqual(
+      expected.map(({ transaction }) => transaction.reference),
+    );
+  });
+
   it('export --format jsonl writes one JSON object a line, numbers as stored', async () => {
     const { code, stdout } = await query(
       'export --since 2026-11-19 --until 2026-11-20 --format jsonl',
