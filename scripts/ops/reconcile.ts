@@ -51,7 +51,7 @@ const program = withTableOptions(
   await withTarget(options, async (target) => {
     const sources = {
       report: readReport(input, format),
-      ...tableSources(target.client, target.tableName, window),
+      ...tableSources(target, window),
     };
     // JSON streams one finding per line as it is found, so a large report's differences reach
     // a file or jq without being held; the tables need them all.

@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { displayValue, type StoredItem, storedItem } from '../query/stored-item.js';
@@ -8,6 +7,7 @@ import {
   itemsByReference,
   listByTime,
   maxKeysPerBatch,
+  type QueryContext,
 } from '../query/transaction-queries.js';
 import {
   type ComparedField,
@@ -41,8 +41,7 @@ export interface ReconcileSources {
 
 /** The table's side of {@link ReconcileSources}: the time index, lookups by key, conflicts. */
 export function tableSources(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   window: TimeWindow,
 ): Omit<ReconcileSources, 'report'> {
   return {
@@ -50,13 +49,13 @@ export function tableSources(
       for await (const item of listByTime({ client, tableName }, window, {})) yield recorded(item);
     })(),
     lookup: async (references) => {
-      const items = await itemsByReference(client, tableName, references);
+      const items = await itemsByReference({ client, tableName }, references);
       return new Map(
         [...items].map(([reference, item]) => [reference, recorded(storedItem(item))]),
       );
     },
     conflicts: (async function* () {
-      for await (const raw of conflictItems(client, tableName)) {
+      for await (const raw of conflictItems({ client, tableName })) {
         const item = storedItem(raw);
         yield {
           ...recorded((item.transaction ?? {}) as StoredItem),

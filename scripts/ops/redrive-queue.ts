@@ -208,17 +208,16 @@ const receiveToStreamMarginMs = 5 * 60_000;
  * was: everything received around its arrival is republished; consumers dedupe the extras.
  */
 async function tableRecords(
-  { client, tableName }: QueryContext,
+  context: QueryContext,
   info: StreamBatchInfo,
 ): Promise<DynamoDBRecord[]> {
   const since = Date.parse(info.approximateArrivalOfFirstRecord) - receiveToStreamMarginMs;
   const until = Date.parse(info.approximateArrivalOfLastRecord) + 1;
   const window = timeWindow(new Date(since).toISOString(), new Date(until).toISOString());
   const records: DynamoDBRecord[] = [];
-  for await (const items of itemsInWindow(client, tableName, window)) {
+  for await (const items of itemsInWindow(context, window)) {
     records.push(...items.map(insertRecord));
   }
-  for await (const item of conflictItems(client, tableName, window))
-    records.push(insertRecord(item));
+  for await (const item of conflictItems(context, window)) records.push(insertRecord(item));
   return records;
 }

@@ -1,4 +1,3 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Option } from '@commander-js/extra-typings';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
@@ -12,6 +11,7 @@ import {
   itemsByReference,
   itemsInWindow,
   maxKeysPerBatch,
+  type QueryContext,
 } from '../query/transaction-queries.js';
 import { UsageError } from '../shared/cli-errors.js';
 
@@ -106,10 +106,9 @@ export interface ReplaySummary extends Omit<RepublishOutcome, 'published'> {
 
 /** Republishes recorded transactions a hundred at a time (flat memory); consumers dedupe. */
 export async function replayTransactions(
-  dependencies: Destination & { readonly client: DynamoDBClient; readonly tableName: string },
+  dependencies: Destination & QueryContext,
   selection: { readonly references: readonly string[] } | { readonly window: TimeWindow },
 ): Promise<ReplaySummary> {
-  const { client, tableName } = dependencies;
   let published = 0;
   const failed: RepublishOutcome['failed'][number][] = [];
   const unpublishable: RepublishOutcome['unpublishable'][number][] = [];
@@ -123,14 +122,14 @@ export async function replayTransactions(
   if ('references' in selection) {
     for (let start = 0; start < selection.references.length; start += maxKeysPerBatch) {
       const references = selection.references.slice(start, start + maxKeysPerBatch);
-      const found = await itemsByReference(client, tableName, references);
+      const found = await itemsByReference(dependencies, references);
       notFound.push(...references.filter((reference) => !found.has(reference)));
       // In the order asked for, each once.
       const items = [...new Set(references)].map((reference) => found.get(reference));
       await send(items.filter((item) => item !== undefined));
     }
   } else {
-    for await (const items of itemsInWindow(client, tableName, selection.window)) await send(items);
+    for await (const items of itemsInWindow(dependencies, selection.window)) await send(items);
   }
   return { published, failed, unpublishable, notFound };
 }

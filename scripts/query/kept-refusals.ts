@@ -1,9 +1,4 @@
-import {
-  type AttributeValue,
-  type DynamoDBClient,
-  GetItemCommand,
-  paginateScan,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, GetItemCommand, paginateScan } from '@aws-sdk/client-dynamodb';
 import type { FieldError } from '../../lambda/callback/transaction-schema.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
@@ -11,6 +6,7 @@ import { UsageError } from '../shared/cli-errors.js';
 import { textTable } from '../shared/text-table.js';
 import { type TargetFlags, withTarget } from './query-target.js';
 import { exactJson } from './stored-item.js';
+import type { QueryContext } from './transaction-queries.js';
 
 /** A kept refusal read back: what the receiver kept, with its deliveries and expiry. */
 export interface KeptRefusal extends Omit<RefusalRecord, 'receivedAt'> {
@@ -29,8 +25,7 @@ export interface KeptRefusal extends Omit<RefusalRecord, 'receivedAt'> {
  * per distinct body within its retention, so it stays small.
  */
 export async function listRefusals(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   { since = '', reference }: { readonly since?: string; readonly reference?: string },
 ): Promise<KeptRefusal[]> {
   const refusals: KeptRefusal[] = [];
@@ -69,7 +64,7 @@ export async function wholeRefusal(
   const refusal = await withTarget(
     flags,
     async (target) => {
-      const found = await findRefusal(target.client, target.tableName, digest);
+      const found = await findRefusal(target, digest);
       if (!found) throw new Error(`no kept refusal ${digest} in ${target.description}`);
       return found;
     },
@@ -84,8 +79,7 @@ export async function wholeRefusal(
 
 /** The refusal whose digest is or starts with `digest`; throws when a prefix names several. */
 export async function findRefusal(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   digest: string,
 ): Promise<KeptRefusal | undefined> {
   const wanted = digest.toLowerCase();
@@ -99,7 +93,7 @@ export async function findRefusal(
     );
     return output.Item ? kept(output.Item) : undefined;
   }
-  const found = (await listRefusals(client, tableName, {})).filter((refusal) =>
+  const found = (await listRefusals({ client, tableName }, {})).filter((refusal) =>
     refusal.digest.startsWith(wanted),
   );
   if (found.length > 1) {

@@ -117,7 +117,7 @@ withTableOptions(
     ),
 ).action(async (flags) => {
   await withTarget(flags, async (target) => {
-    const updated = await backfillTimeShard(target.client, target.tableName);
+    const updated = await backfillTimeShard(target);
     write(`${updated} transaction${updated === 1 ? '' : 's'} given a timeShard.\n`);
   });
 });
@@ -137,7 +137,7 @@ withTableOptions(
   const refusals = await withTarget(
     flags,
     (target) =>
-      listRefusals(target.client, target.tableName, {
+      listRefusals(target, {
         ...(since !== undefined ? { since } : {}),
         ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
       }),

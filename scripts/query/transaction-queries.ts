@@ -212,8 +212,7 @@ export const maxKeysPerBatch = 100;
 
 /** The transaction items among `references` (at most 100), by key, consistently read. */
 export async function itemsByReference(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   references: readonly string[],
 ): Promise<Map<string, Item>> {
   if (references.length > maxKeysPerBatch) {
@@ -241,14 +240,13 @@ export async function itemsByReference(
 
 /** The transaction items received in the window, whole, in batches of up to a hundred. */
 export async function* itemsInWindow(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   window: TimeWindow,
 ): AsyncGenerator<Item[]> {
   let references: string[] = [];
   // The index carries the list fields only: its entries are read back from the table by key.
   const readBack = async () => {
-    const found = await itemsByReference(client, tableName, references);
+    const found = await itemsByReference({ client, tableName }, references);
     const items = references.map((reference) => found.get(reference));
     references = [];
     return items.filter((item) => item !== undefined);
@@ -261,8 +259,7 @@ export async function* itemsInWindow(
 
 /** The conflict audit items, all or those received in `window` (a sparse index: cheap). */
 export async function* conflictItems(
-  client: DynamoDBClient,
-  tableName: string,
+  { client, tableName }: QueryContext,
   window?: TimeWindow,
 ): AsyncGenerator<Item> {
   const inWindow = window && {
@@ -285,10 +282,7 @@ export async function* conflictItems(
  * Gives items written before `byTime` existed their `timeShard`: keys only, conditional writes,
  * so it is safe to run again or beside the receiver. Returns how many it updated.
  */
-export async function backfillTimeShard(
-  client: DynamoDBClient,
-  tableName: string,
-): Promise<number> {
+export async function backfillTimeShard({ client, tableName }: QueryContext): Promise<number> {
   let updated = 0;
   const names = { '#shard': attributes.timeShard, '#reference': attributes.reference };
   const pages = paginateScan(

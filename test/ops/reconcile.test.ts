@@ -201,7 +201,7 @@ async function run(
   report: AsyncIterable<ReportRow>,
 ): Promise<{ findings: Finding[]; summary: ReconcileSummary }> {
   const findings: Finding[] = [];
-  const sources = { report, ...tableSources(table.client, table.tableName, window) };
+  const sources = { report, ...tableSources(table, window) };
   const summary = await reconcile(sources, (finding) => findings.push(finding));
   return { findings, summary };
 }

@@ -151,8 +151,8 @@ describe.each(engines)('upgrading from the day-bucket index on %s', (engine: Eng
     const window = timeWindow('2000-01-01', '2026-11-20');
     const before = await collect(listByTime(context, window, {}));
 
-    const updated = await backfillTimeShard(table.client, table.tableName);
-    const again = await backfillTimeShard(table.client, table.tableName);
+    const updated = await backfillTimeShard(table);
+    const again = await backfillTimeShard(table);
 
     expect(before).toHaveLength(0);
     expect(updated).toBe(40);

@@ -105,15 +105,15 @@ describe.each(engines)('kept refusals on %s', (engine) => {
     });
     await store.keep(older);
     await store.keep(newer);
-    const byReference = await listRefusals(table.client, table.tableName, {
+    const byReference = await listRefusals(table, {
       reference: 'ref-list',
     });
     expect(byReference.map((kept) => kept.digest)).toEqual([newer.digest, older.digest]);
-    const recent = await listRefusals(table.client, table.tableName, {
+    const recent = await listRefusals(table, {
       since: '2026-11-30T00:00:00.000Z',
     });
     expect(recent.map((kept) => kept.digest)).toEqual([newer.digest]);
-    const found = await findRefusal(table.client, table.tableName, newer.digest.slice(0, 16));
+    const found = await findRefusal(table, newer.digest.slice(0, 16));
     expect(Buffer.from(found?.body ?? []).toString()).toBe('{"list":2}');
     expect(found?.headers).toEqual({ 'Content-Type': 'application/json' });
   });
