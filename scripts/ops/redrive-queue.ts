@@ -32,12 +32,6 @@ export interface RedriveDependencies extends Destination, QueryContext {
   readonly streams: Pick<DynamoDBStreamsClient, 'send'>;
 }
 
-export interface RedriveOptions {
-  readonly queueUrl: string;
-  /** Stop after this many messages. @default all */
-  readonly maxMessages?: number;
-}
-
 /** Long enough to re-read and publish a batch; a message left undeleted reappears after. */
 const visibilityTimeoutSeconds = 900;
 
@@ -58,10 +52,9 @@ export interface MessageOutcome {
  */
 export async function redriveQueue(
   dependencies: RedriveDependencies,
-  options: RedriveOptions,
+  { queueUrl, maxMessages = Number.POSITIVE_INFINITY }: { queueUrl: string; maxMessages?: number },
 ): Promise<MessageOutcome[]> {
   const { sqs } = dependencies;
-  const maxMessages = options.maxMessages ?? Number.POSITIVE_INFINITY;
   const outcomes: MessageOutcome[] = [];
   const kept: Message[] = [];
   const seen = new Set<string>();
@@ -69,7 +62,7 @@ export async function redriveQueue(
     while (outcomes.length < maxMessages) {
       const { Messages: messages = [] } = await sqs.send(
         new ReceiveMessageCommand({
-          QueueUrl: options.queueUrl,
+          QueueUrl: queueUrl,
           MaxNumberOfMessages: Math.min(10, maxMessages - outcomes.length),
           VisibilityTimeout: visibilityTimeoutSeconds,
           WaitTimeSeconds: 1,
@@ -79,7 +72,7 @@ export async function redriveQueue(
       if (fresh.length === 0) break;
       for (const message of fresh) {
         seen.add(message.MessageId ?? '');
-        const outcome = await redriveMessage(dependencies, options.queueUrl, message);
+        const outcome = await redriveMessage(dependencies, queueUrl, message);
         outcomes.push(outcome);
         if (!outcome.deleted) kept.push(message);
       }
@@ -89,7 +82,7 @@ export async function redriveQueue(
     for (const { ReceiptHandle } of kept) {
       await sqs.send(
         new ChangeMessageVisibilityCommand({
-          QueueUrl: options.queueUrl,
+          QueueUrl: queueUrl,
           ReceiptHandle,
           VisibilityTimeout: 0,
         }),

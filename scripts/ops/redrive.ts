@@ -34,7 +34,7 @@ const program = withTableOptions(
     const outcomes = await withTarget(options, (target) =>
       redriveQueue(
         { ...target, ...bus, sqs, streams },
-        { queueUrl, ...(options.maxMessages ? { maxMessages: options.maxMessages } : {}) },
+        { queueUrl, maxMessages: options.maxMessages },
       ),
     );
     process.stdout.write(redriveReport(outcomes));

@@ -136,11 +136,7 @@ withTableOptions(
   const since = flags.since === undefined ? undefined : timeWindow(flags.since, undefined).since;
   const refusals = await withTarget(
     flags,
-    (target) =>
-      listRefusals(target, {
-        ...(since !== undefined ? { since } : {}),
-        ...(flags.reference !== undefined ? { reference: flags.reference } : {}),
-      }),
+    (target) => listRefusals(target, { since, reference: flags.reference }),
     'refusals',
   );
   write(flags.format === 'json' ? refusalJson(refusals) : refusalTable(refusals));
