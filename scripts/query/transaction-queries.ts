@@ -32,26 +32,11 @@ export async function getTransaction(
   { client, tableName }: QueryContext,
   reference: string,
 ): Promise<{ transaction: StoredItem | undefined; conflicts: StoredItem[] }> {
+  const key = { [attributes.reference]: { S: reference } };
   const [stored, conflicts] = await Promise.all([
-    client.send(
-      new GetItemCommand({
-        TableName: tableName,
-        Key: { [attributes.reference]: { S: reference } },
-        ConsistentRead: true,
-      }),
-    ),
+    client.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true })),
     collect(
-      queryItems(
-        { client, tableName },
-        {
-          TableName: tableName,
-          IndexName: indexNames.byConflictOf,
-          KeyConditionExpression: '#of = :reference',
-          ExpressionAttributeNames: { '#of': attributes.conflictOf },
-          ExpressionAttributeValues: { ':reference': { S: reference } },
-          ScanIndexForward: false,
-        },
-      ),
+      newestByKey({ client, tableName }, indexNames.byConflictOf, attributes.conflictOf, reference),
     ),
   ]);
   // Only a transaction is shown as the transaction (a conflict item's key is derived anyway).
@@ -66,20 +51,23 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 }
 
 /** A user's transactions, newest first, from the `byUser` index. */
-export function listByUsername(
+export function listByUsername(context: QueryContext, username: string, filters: Filters) {
+  return newestByKey(context, indexNames.byUser, attributes.usernameKey, username, filters);
+}
+
+/** The items whose `attribute`, the partition key of `index`, is `value`: newest first. */
+function newestByKey(
   context: QueryContext,
-  username: string,
-  filters: Filters,
+  index: string,
+  attribute: string,
+  value: string,
+  filters: Filters = {},
 ): AsyncGenerator<StoredItem> {
   return queryItems(context, {
     TableName: context.tableName,
-    IndexName: indexNames.byUser,
-    KeyConditionExpression: '#username = :username',
-    ...withFilter(
-      filters,
-      { '#username': attributes.usernameKey },
-      { ':username': { S: username } },
-    ),
+    IndexName: index,
+    KeyConditionExpression: '#key = :key',
+    ...withFilter(filters, { '#key': attribute }, { ':key': { S: value } }),
     ScanIndexForward: false,
   });
 }
