@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { type AttributeValue, GetItemCommand, paginateScan } from '@aws-sdk/client-dynamodb';
 import type { FieldError } from '../../lambda/callback/transaction-schema.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
@@ -151,18 +152,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * every JSON the tools print, with terminal-unsafe characters as `\u` escapes.
  */
 export function refusalJson(refusals: readonly KeptRefusal[]): string {
-  const shown = refusals.map(({ body, ...refusal }) => {
-    let text: string | undefined;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      // Not UTF-8: only base64 shows it faithfully.
-    }
-    return {
-      ...refusal,
-      ...(text !== undefined ? { body: text } : {}),
-      bodyBase64: Buffer.from(body).toString('base64'),
-    };
-  });
+  const shown = refusals.map(({ body, ...refusal }) => ({
+    ...refusal,
+    // Not UTF-8: only base64 shows it faithfully.
+    ...(isUtf8(body) ? { body: utf8.decode(body) } : {}),
+    bodyBase64: Buffer.from(body).toString('base64'),
+  }));
   return `${exactJson(shown, 2)}\n`;
 }

@@ -2,6 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { type KeptRefusal, refusalJson } from '../../scripts/query/kept-refusals.js';
 
 describe('query refused --format json', () => {
+  it('gives a body that is not UTF-8 as base64 only', () => {
+    const body = Buffer.from([0x7b, 0xff, 0x7d]);
+    const refusal = { digest: 'b'.repeat(64), body } as unknown as KeptRefusal;
+
+    const [shown] = JSON.parse(refusalJson([refusal])) as Record<string, unknown>[];
+
+    expect(shown).not.toHaveProperty('body');
+    expect(shown?.bodyBase64).toBe(body.toString('base64'));
+  });
+
   it('writes what would drive a terminal as \\u escapes, which parse back to the same values', () => {
     const body = '{"reference":"evil\u009b31m\u202etxt"}';
     const refusal: KeptRefusal = {
