@@ -8,6 +8,8 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import * as z from 'zod';
+import { checkProps } from './checked-props.js';
 
 export interface AlarmToTopicOptions {
   readonly topic: ITopic;
@@ -28,16 +30,27 @@ export interface AlarmToTopicOptions {
   readonly datapointsToAlarm?: number;
 }
 
+const alarmRules = z
+  .object({
+    evaluationPeriods: z.number().int().positive().optional(),
+    datapointsToAlarm: z.number().optional(),
+  })
+  .refine(
+    ({ evaluationPeriods = 1, datapointsToAlarm = evaluationPeriods }) =>
+      Number.isInteger(datapointsToAlarm) &&
+      datapointsToAlarm >= 1 &&
+      datapointsToAlarm <= evaluationPeriods,
+    'datapointsToAlarm must be from 1 to evaluationPeriods',
+  );
+
 /**
  * An alarm that notifies the topic on alarm and on recovery, named `<stack name>-<id>` so two
  * stacks in one account never share an alarm name.
  */
 export function alarmToTopic(scope: Construct, id: string, options: AlarmToTopicOptions): Alarm {
+  checkProps(`${scope.node.path}/${id}`, alarmRules, options);
   const evaluationPeriods = options.evaluationPeriods ?? 1;
   const datapointsToAlarm = options.datapointsToAlarm ?? evaluationPeriods;
-  if (datapointsToAlarm < 1 || datapointsToAlarm > evaluationPeriods) {
-    throw new Error(`${id}: datapointsToAlarm must be from 1 to evaluationPeriods`);
-  }
   const alarm = new Alarm(scope, id, {
     alarmName: `${Stack.of(scope).stackName}-${id}`,
     metric: options.metric,

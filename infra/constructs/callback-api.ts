@@ -12,9 +12,11 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnIPSet, CfnWebACL, CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import * as z from 'zod';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { isIpv6Cidr } from '../deployment-options.js';
 import { acknowledgeFinding } from '../nag.js';
+import { checkProps } from './checked-props.js';
 
 export const callbackPath = 'callback';
 export const stageName = 'prod';
@@ -58,6 +60,21 @@ export interface CallbackApiProps {
   readonly cloudWatchRole?: boolean;
 }
 
+const throttleRule = 'throttle limits must be positive, the burst an integer';
+const callbackApiRules = z
+  .object({
+    throttleRateLimit: z.number().positive(throttleRule),
+    throttleBurstLimit: z.number().int(throttleRule),
+    waf: z.boolean().optional(),
+    allowedSourceIps: z.array(z.string()).optional(),
+    wafRateLimit: z.number().optional(),
+  })
+  .refine(
+    ({ waf = true, allowedSourceIps, wafRateLimit }) =>
+      waf || (allowedSourceIps === undefined && wafRateLimit === undefined),
+    'allowedSourceIps and wafRateLimit need the WAF',
+  );
+
 /** Regional REST API with one route, `POST /callback`, proxied to the function. */
 export class CallbackApi extends Construct {
   readonly api: RestApi;
@@ -70,12 +87,7 @@ export class CallbackApi extends Construct {
     super(scope, id);
     const cloudWatchRole = props.cloudWatchRole ?? true;
     const waf = props.waf ?? true;
-    if (!waf && (props.allowedSourceIps !== undefined || props.wafRateLimit !== undefined)) {
-      throw new Error(`${this.node.path}: allowedSourceIps and wafRateLimit need the WAF`);
-    }
-    if (props.throttleRateLimit <= 0 || !Number.isInteger(props.throttleBurstLimit)) {
-      throw new Error(`${this.node.path}: throttle limits must be positive, the burst an integer`);
-    }
+    checkProps(this.node.path, callbackApiRules, props);
 
     // JSON access logs: one line per request, including why the gateway (not the function)
     // answered, e.g. `errorResponseType: INTEGRATION_FAILURE` for a throttled Lambda. Headers

@@ -11,8 +11,10 @@ import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import * as z from 'zod';
 import { serviceName, telemetryEnvironment } from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
+import { checkProps } from './checked-props.js';
 
 export interface ServiceFunctionProps {
   /** The handler module (exporting `handler`). */
@@ -32,6 +34,18 @@ export interface ServiceFunctionProps {
   readonly reservedConcurrentExecutions?: number;
 }
 
+const memorySizeRule = 'memorySize must be an integer from 128 to 10240 MB';
+const concurrencyRule = 'reservedConcurrentExecutions must be a positive integer';
+/** What Lambda would otherwise refuse only at deploy time. */
+const serviceFunctionRules = z.object({
+  memorySize: z.number().int(memorySizeRule).min(128, memorySizeRule).max(10240, memorySizeRule),
+  reservedConcurrentExecutions: z
+    .number()
+    .int(concurrencyRule)
+    .positive(concurrencyRule)
+    .optional(),
+});
+
 /**
  * One function of this product, with what every function shares fixed once: Lambda's Node.js 24
  * on arm64, active tracing, the bundle as tested (minified ESM, the pinned SDK inside, local
@@ -49,14 +63,7 @@ export class ServiceFunction extends NodejsFunction {
   /** The log group created for this function, with the stack's retention. */
   readonly functionLogGroup: LogGroup;
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
-    const path = `${scope.node.path}/${id}`;
-    if (!Number.isInteger(props.memorySize) || props.memorySize < 128 || props.memorySize > 10240) {
-      throw new Error(`${path}: memorySize must be an integer from 128 to 10240 MB`);
-    }
-    const concurrency = props.reservedConcurrentExecutions;
-    if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1)) {
-      throw new Error(`${path}: reservedConcurrentExecutions must be a positive integer`);
-    }
+    checkProps(`${scope.node.path}/${id}`, serviceFunctionRules, props);
 
     // Our own log group: retention is ours to set, and the role can be scoped to it.
     const logGroup = new LogGroup(scope, 'LogGroup', {
@@ -80,7 +87,7 @@ export class ServiceFunction extends NodejsFunction {
       tracing: Tracing.ACTIVE,
       memorySize: props.memorySize,
       timeout: props.timeout,
-      reservedConcurrentExecutions: concurrency,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       role,
       logGroup,
       description: props.description,

@@ -17,9 +17,11 @@ import type { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import * as z from 'zod';
 import { eventSource } from '../../lambda/events/transaction-event.js';
 import { acknowledgeFinding } from '../nag.js';
 import { alarmToTopic } from './alarm-to-topic.js';
+import { checkProps } from './checked-props.js';
 import { ServiceFunction } from './service-function.js';
 
 /** The stream consumer's module: `lambda/stream-consumer.ts` at the repository root. */
@@ -70,6 +72,19 @@ export interface TransactionEventsProps {
   readonly encryptionKey?: IKey;
 }
 
+const transactionEventsRules = z.object({
+  table: z.custom<ITable>(
+    (table) => (table as ITable).tableStreamArn !== undefined,
+    'TransactionEvents needs a table with a stream (NEW_IMAGE)',
+  ),
+  maxRecordAge: z
+    .custom<Duration>(
+      (age) => (age as Duration).toSeconds() >= 60 && (age as Duration).toSeconds() <= 86_400,
+      'maxRecordAge must be from 1 minute to 24 hours',
+    )
+    .optional(),
+});
+
 /**
  * The hand-off: the table's stream → a consumer function → an EventBridge bus with an archive.
  * Records that cannot be published after the retries leave their batch's metadata in an
@@ -86,15 +101,8 @@ export class TransactionEvents extends Construct {
 
   constructor(scope: Construct, id: string, props: TransactionEventsProps) {
     super(scope, id);
-    const tableStreamArn = props.table.tableStreamArn;
-    if (tableStreamArn === undefined) {
-      throw new Error('TransactionEvents needs a table with a stream (NEW_IMAGE)');
-    }
-
+    checkProps(this.node.path, transactionEventsRules, props);
     const maxRecordAge = props.maxRecordAge ?? Duration.hours(1);
-    if (maxRecordAge.toSeconds() < 60 || maxRecordAge.toSeconds() > Duration.days(1).toSeconds()) {
-      throw new Error(`${this.node.path}: maxRecordAge must be from 1 minute to 24 hours`);
-    }
 
     this.bus = new EventBus(this, 'Bus', {
       description: 'Callback receiver: Transaction Completed and Transaction Conflict events',
