@@ -1,7 +1,7 @@
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { attempt, oneAttemptPerCall } from '../budget/attempts.js';
 import { type TimeBudget, timeBudget, withinBudget } from '../budget/time-budget.js';
-import { splitKeys } from '../config/config.js';
+import { limitDefaults, splitKeys } from '../config/config.js';
 import { type AcceptedKey, acceptedKey, type KeyProvider } from './accepted-keys.js';
 
 /** A rotation reaches every warm function within this time, without a redeploy. */
@@ -13,7 +13,7 @@ export const secretCacheMs = 5 * 60 * 1000;
 export const minFetchIntervalMs = 5 * 1000;
 
 export interface SecretKeysOptions {
-  /** Per-attempt timeout and attempts of one fetch. @default 1,000 ms, 2 attempts */
+  /** Per-attempt timeout and attempts of one fetch. @default `limitDefaults.secretsManager` */
   readonly timeoutMs?: number;
   readonly maxAttempts?: number;
   /** A client of the test's choosing; by default one is built on first use. */
@@ -34,8 +34,8 @@ export interface SecretKeysOptions {
  */
 export function secretKeys(secretId: string, options: SecretKeysOptions = {}): KeyProvider {
   const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? 1000;
-  const maxAttempts = options.maxAttempts ?? 2;
+  const timeoutMs = options.timeoutMs ?? limitDefaults.secretsManager.timeoutMs;
+  const maxAttempts = options.maxAttempts ?? limitDefaults.secretsManager.maxAttempts;
   let client = options.client;
   let cached: { keys: readonly AcceptedKey[]; fetchedAt: number } | undefined;
   let inFlight: Promise<void> | undefined;

@@ -1,6 +1,5 @@
 // zod/mini, as in transaction-schema.ts: read at every cold start, so its load time counts.
 import * as z from 'zod/mini';
-import { defaultEventBridgeTimeoutMs } from '../events/eventbridge-client.js';
 import { defaultRefusalRetentionDays, refusalsTableName } from '../refusals/refusals-table.js';
 
 /**
@@ -10,6 +9,17 @@ import { defaultRefusalRetentionDays, refusalsTableName } from '../refusals/refu
  */
 export const hashModes = ['required', 'if-present', 'off'] as const;
 export type HashMode = (typeof hashModes)[number];
+
+/**
+ * The limits' defaults, said once: the fallbacks of the variables below, and what the functions'
+ * modules use when their caller (a tool, a test) configures nothing.
+ */
+export const limitDefaults = {
+  timeBudgetMarginMs: 500,
+  dynamodb: { timeoutMs: 2000, maxAttempts: 3 },
+  secretsManager: { timeoutMs: 1000, maxAttempts: 2 },
+  eventBridge: { timeoutMs: 3000, maxAttempts: 3 },
+} as const;
 
 const positiveInt = (fallback: number) =>
   z.pipe(
@@ -22,7 +32,7 @@ const positiveInt = (fallback: number) =>
  * failures), the log line and the metrics are written inside it. Every dependency call is
  * cut off before it.
  */
-const timeBudgetMarginMs = positiveInt(500);
+const timeBudgetMarginMs = positiveInt(limitDefaults.timeBudgetMarginMs);
 
 const environmentSchema = z
   .object({
@@ -36,11 +46,11 @@ const environmentSchema = z
     HASH_MODE: z._default(z.enum(hashModes), 'if-present'),
     TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
     /** Per-attempt DynamoDB timeout and attempts; the time budget may allow fewer. */
-    DYNAMODB_TIMEOUT_MS: positiveInt(2000),
-    DYNAMODB_MAX_ATTEMPTS: positiveInt(3),
+    DYNAMODB_TIMEOUT_MS: positiveInt(limitDefaults.dynamodb.timeoutMs),
+    DYNAMODB_MAX_ATTEMPTS: positiveInt(limitDefaults.dynamodb.maxAttempts),
     /** Per-attempt Secrets Manager timeout and attempts of one key fetch. */
-    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(1000),
-    SECRETS_MANAGER_MAX_ATTEMPTS: positiveInt(2),
+    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(limitDefaults.secretsManager.timeoutMs),
+    SECRETS_MANAGER_MAX_ATTEMPTS: positiveInt(limitDefaults.secretsManager.maxAttempts),
   })
   .check(
     z.refine(
@@ -90,8 +100,8 @@ const streamConsumerEnvironmentSchema = z.object({
   EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
   TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
   /** Per-attempt PutEvents timeout and attempts; the time budget may allow fewer. */
-  EVENTBRIDGE_TIMEOUT_MS: positiveInt(defaultEventBridgeTimeoutMs),
-  EVENTBRIDGE_MAX_ATTEMPTS: positiveInt(3),
+  EVENTBRIDGE_TIMEOUT_MS: positiveInt(limitDefaults.eventBridge.timeoutMs),
+  EVENTBRIDGE_MAX_ATTEMPTS: positiveInt(limitDefaults.eventBridge.maxAttempts),
 });
 
 export const streamConsumerConfigSchema = z.pipe(

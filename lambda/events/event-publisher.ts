@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { isRetryable } from '../budget/retryable.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
-import { defaultEventBridgeTimeoutMs } from './eventbridge-client.js';
+import { limitDefaults } from '../config/config.js';
 
 /** EventBridge's limits for one PutEvents request. */
 export const maxEntriesPerRequest = 10;
@@ -50,7 +50,7 @@ export interface EventBridgePublisherOptions {
   /**
    * How long one PutEvents may take; it is aborted then, and none starts unless the budget can
    * hold all of it.
-   * @default {@link defaultEventBridgeTimeoutMs}
+   * @default `limitDefaults.eventBridge.timeoutMs`
    */
   readonly attemptTimeoutMs?: number;
   /**
@@ -74,8 +74,8 @@ export class EventBridgePublisher implements EventPublisher {
     private readonly client: PutEventsClient,
     options: EventBridgePublisherOptions = {},
   ) {
-    this.maxEntryAttempts = options.maxEntryAttempts ?? 3;
-    this.attemptTimeoutMs = options.attemptTimeoutMs ?? defaultEventBridgeTimeoutMs;
+    this.maxEntryAttempts = options.maxEntryAttempts ?? limitDefaults.eventBridge.maxAttempts;
+    this.attemptTimeoutMs = options.attemptTimeoutMs ?? limitDefaults.eventBridge.timeoutMs;
     this.backoffMs = options.backoffMs ?? ((attempt) => Math.random() * 100 * 2 ** (attempt - 1));
   }
 

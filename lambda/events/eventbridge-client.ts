@@ -1,8 +1,6 @@
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
 import { oneAttemptPerCall } from '../budget/attempts.js';
-
-/** Per-attempt PutEvents timeout unless configured (`EVENTBRIDGE_TIMEOUT_MS`). */
-export const defaultEventBridgeTimeoutMs = 3000;
+import { limitDefaults } from '../config/config.js';
 
 /**
  * The EventBridge client: one attempt per call, bounded by the per-attempt timeout. The publisher
@@ -10,7 +8,7 @@ export const defaultEventBridgeTimeoutMs = 3000;
  * (redelivered by the stream) instead of timing the whole invocation out.
  */
 export function createEventBridgeClient(
-  options: { timeoutMs: number } = { timeoutMs: defaultEventBridgeTimeoutMs },
+  options: { timeoutMs: number } = limitDefaults.eventBridge,
 ): EventBridgeClient {
   return new EventBridgeClient(oneAttemptPerCall(options.timeoutMs));
 }

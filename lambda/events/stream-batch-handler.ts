@@ -10,6 +10,7 @@ import type {
   DynamoDBStreamEvent,
 } from 'aws-lambda';
 import { invocationBudget, type TimeBudget } from '../budget/time-budget.js';
+import { limitDefaults } from '../config/config.js';
 
 export interface StreamBatchHandlerDependencies {
   readonly publish: (
@@ -18,7 +19,7 @@ export interface StreamBatchHandlerDependencies {
   ) => Promise<DynamoDBBatchResponse>;
   readonly logger: Logger;
   readonly metrics: Metrics;
-  /** Kept back from Lambda's remaining time to report the batch's failures. @default 500 */
+  /** Kept back from Lambda's remaining time to report the batch's failures. @default `limitDefaults.timeBudgetMarginMs` */
   readonly timeBudgetMarginMs?: number;
 }
 
@@ -38,7 +39,7 @@ export function streamBatchHandler(
   dependencies: StreamBatchHandlerDependencies,
 ): StreamBatchHandler {
   const { publish, logger, metrics } = dependencies;
-  const marginMs = dependencies.timeBudgetMarginMs ?? 500;
+  const marginMs = dependencies.timeBudgetMarginMs ?? limitDefaults.timeBudgetMarginMs;
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics))

@@ -5,10 +5,10 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { KeyProvider } from '../auth/accepted-keys.js';
-import type { TimeBudget } from '../budget/time-budget.js';
-import { unlimitedBudget } from '../budget/time-budget.js';
+import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
+import { limitDefaults } from '../config/config.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
@@ -26,7 +26,7 @@ export interface CallbackHttpDependencies {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now?: () => Date;
-  /** Kept back from Lambda's remaining time for the answer itself. @default 500 */
+  /** Kept back from Lambda's remaining time for the answer itself. @default `limitDefaults.timeBudgetMarginMs` */
   readonly timeBudgetMarginMs?: number;
 }
 
@@ -43,7 +43,7 @@ export const outcomeHeader = 'x-callback-outcome';
 export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
   const { keys, receive, refusals, logger, metrics } = dependencies;
   const now = dependencies.now ?? (() => new Date());
-  const marginMs = dependencies.timeBudgetMarginMs ?? 500;
+  const marginMs = dependencies.timeBudgetMarginMs ?? limitDefaults.timeBudgetMarginMs;
 
   return middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext>({
     // A backstop only: the budget ends every step well before this fires. Should it fire, the

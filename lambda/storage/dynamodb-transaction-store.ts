@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type AttemptOptions, attempt } from '../budget/attempts.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
+import { limitDefaults } from '../config/config.js';
 import { storeFailure } from './store-failure.js';
 import { attributes } from './table-definition.js';
 import { conflictItem, transactionItem } from './transaction-item.js';
@@ -23,7 +24,10 @@ const putIfAbsentCondition = {
 } as const;
 
 /** Per-attempt timeout and attempts of every call, as configured (`DYNAMODB_*`). */
-export const defaultStoreAttempts: AttemptOptions = { attemptTimeoutMs: 2000, maxAttempts: 3 };
+export const defaultStoreAttempts: AttemptOptions = {
+  attemptTimeoutMs: limitDefaults.dynamodb.timeoutMs,
+  maxAttempts: limitDefaults.dynamodb.maxAttempts,
+};
 
 /**
  * Every call runs through {@link attempt}: retried while it may succeed and while the budget can
