@@ -9,7 +9,6 @@ import { type FaultKind, faultKinds, faultPlan } from './fault-plan.js';
 import { type Service, serverErrorTypes, startFaultProxy } from './fault-proxy.js';
 
 const list = (value: string) => value.split(/\s*,\s*/).filter(Boolean);
-const integer = (name: string) => (value: string) => positiveInteger(name, value);
 
 function kinds(value: string): FaultKind[] {
   const unknown = list(value).filter((kind) => !(faultKinds as readonly string[]).includes(kind));
@@ -18,9 +17,9 @@ function kinds(value: string): FaultKind[] {
 }
 
 const program = commandProgram('fault-proxy', 'Fails requests to an AWS service the way AWS can.')
-  .requiredOption('--upstream <url>', 'the service to forward to', (v) => httpUrl('--upstream', v))
-  .option('--port <n>', 'port to listen on (default: a free one)', integer('--port'))
-  .option('--fraction <0..1>', 'share of requests to fail', (v) => fraction('--fraction', v), 0.3)
+  .requiredOption('--upstream <url>', 'the service to forward to', httpUrl('--upstream'))
+  .option('--port <n>', 'port to listen on (default: a free one)', positiveInteger('--port'))
+  .option('--fraction <0..1>', 'share of requests to fail', fraction('--fraction'), 0.3)
   .option('--seed <n>', 'seed of the random choices (default: time-based, printed)', Number)
   .option('--faults <list>', `from ${faultKinds.join(', ')} (default: all but hang)`, kinds)
   .addOption(
@@ -29,7 +28,12 @@ const program = commandProgram('fault-proxy', 'Fails requests to an AWS service 
       .default('dynamodb'),
   )
   .option('--operations <list>', 'only these operations, e.g. PutItem,GetItem', list)
-  .option('--delay-ms <n>', 'how long a delay fault holds a request', integer('--delay-ms'), 1000)
+  .option(
+    '--delay-ms <n>',
+    'how long a delay fault holds a request',
+    positiveInteger('--delay-ms'),
+    1000,
+  )
   .action(async (options) => {
     const { seed = Date.now() % 2 ** 31, faults: kinds } = options;
     const plan = faultPlan({ ...options, seed, kinds });

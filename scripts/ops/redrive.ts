@@ -21,8 +21,10 @@ const program = withTableOptions(
       ).env('EVENTS_DLQ_URL'),
     )
     .addOption(busOption)
-    .option('--max-messages <n>', 'stop after n messages (default: all)', (value) =>
-      positiveInteger('--max-messages', value),
+    .option(
+      '--max-messages <n>',
+      'stop after n messages (default: all)',
+      positiveInteger('--max-messages'),
     ),
 ).action(async (options) => {
   const queueUrl = options.queue;

@@ -64,7 +64,7 @@ withSelectionOptions(
     .description('transactions, newest first: by user, by time window, or (only when asked) all')
     .addOption(formatOption(['table', 'json']))
     .option('--scan', 'read the whole table (a full read: only when asked)', false)
-    .option('--limit <n>', 'at most n transactions', limit, 50),
+    .option('--limit <n>', 'at most n transactions', positiveInteger('--limit'), 50),
 ).action(async (flags) => {
   const select = selection(flags);
   await withTarget(flags, async (target) => {
@@ -83,7 +83,7 @@ withSelectionOptions(
     .command('export')
     .description('every transaction of a window or user, newest first, streamed (no limit)')
     .addOption(formatOption(['csv', 'jsonl']))
-    .option('--limit <n>', 'at most n transactions (default: all)', limit),
+    .option('--limit <n>', 'at most n transactions (default: all)', positiveInteger('--limit')),
 ).action(async (flags) => {
   const select = selection(flags);
   await withTarget(flags, async (target) => {
@@ -178,10 +178,6 @@ function selection(
 
 function write(text: string): void {
   process.stdout.write(text);
-}
-
-function limit(value: string): number {
-  return positiveInteger('--limit', value);
 }
 
 /** A closed set of values, matched case-insensitively and given back in its canonical case. */

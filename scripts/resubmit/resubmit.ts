@@ -19,17 +19,10 @@ const program = withTableOptions(
       '<refusal>',
       `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
     )
-    .option('--url <url>', 'callback URL (default: the running npm start server)', (value) =>
-      httpUrl('--url', value),
-    )
+    .option('--url <url>', 'callback URL (default: the running npm start server)', httpUrl('--url'))
     .option('--key <key>', 'x-api-key (default for a local URL: the key local mode accepts)')
     .option('--content-type <type>', 'instead of the kept Content-Type')
-    .option(
-      '--timeout-ms <n>',
-      'for the request',
-      (value) => positiveInteger('--timeout-ms', value),
-      10_000,
-    )
+    .option('--timeout-ms <n>', 'for the request', positiveInteger('--timeout-ms'), 10_000)
     .addHelpText(
       'after',
       `

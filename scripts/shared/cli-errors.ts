@@ -28,22 +28,24 @@ export function reportFailure(command: string, error: unknown): void {
   process.exitCode = exitCodes.failed;
 }
 
-export function positiveInteger(name: string, value: string): number {
+// Each parser takes the option's name and returns commander's argParser, naming it in its error.
+
+export const positiveInteger = (name: string) => (value: string) => {
   if (!/^[1-9]\d*$/.test(value))
     throw new UsageError(`${name} must be a positive integer, got ${value}`);
   return Number(value);
-}
+};
 
-export function fraction(name: string, value: string): number {
+export const fraction = (name: string) => (value: string) => {
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1) {
     throw new UsageError(`${name} must be a fraction between 0 and 1, got ${value}`);
   }
   return number;
-}
+};
 
 /** An absolute http(s) URL; anything else (`null`, `not-a-url`, `ftp://…`) is a usage error. */
-export function httpUrl(name: string, value: string): string {
+export const httpUrl = (name: string) => (value: string) => {
   let url: URL;
   try {
     url = new URL(value);
@@ -56,4 +58,4 @@ export function httpUrl(name: string, value: string): string {
     );
   }
   return url.href;
-}
+};

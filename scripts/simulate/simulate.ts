@@ -3,7 +3,6 @@
  * them as the gateway does, POSTs them with retries, and prints what the receiver answered.
  */
 import { randomBytes } from 'node:crypto';
-import { Option } from '@commander-js/extra-typings';
 import { SingleBar } from 'cli-progress';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
@@ -32,17 +31,6 @@ interface SimulateOptions {
   json?: boolean;
 }
 
-/** A numeric option whose parser names it in a usage error. */
-const numeric = <const Flags extends string>(
-  flags: Flags,
-  description: string,
-  parse: typeof fraction,
-  fallback: number,
-) =>
-  new Option(flags, description)
-    .argParser((value) => parse(flags.split(' ')[0] as string, value))
-    .default(fallback);
-
 const program = commandProgram(
   'simulate',
   'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
@@ -50,24 +38,37 @@ const program = commandProgram(
   .option(
     '--url <url>',
     'callback URL (default: the running npm start server on DATA_DIR, else http://127.0.0.1:$PORT/callback)',
-    (value) => httpUrl('--url', value),
+    httpUrl('--url'),
   )
   .option(
     '--key <key>',
     "x-api-key and hash salt (default for a local URL: CALLBACK_API_KEYS' first key, else the dev key npm start saved)",
   )
-  .addOption(numeric('--count <n>', 'deliveries, redeliveries included', positiveInteger, 100))
-  .addOption(numeric('--concurrency <n>', 'requests in flight', positiveInteger, 10))
-  .addOption(numeric('--duplicates <f>', 'fraction redelivering an earlier callback', fraction, 0))
-  .addOption(numeric('--conflicts <f>', 'fraction reusing a reference, other content', fraction, 0))
+  .option('--count <n>', 'deliveries, redeliveries included', positiveInteger('--count'), 100)
+  .option('--concurrency <n>', 'requests in flight', positiveInteger('--concurrency'), 10)
+  .option(
+    '--duplicates <f>',
+    'fraction redelivering an earlier callback',
+    fraction('--duplicates'),
+    0,
+  )
+  .option(
+    '--conflicts <f>',
+    'fraction reusing a reference, other content',
+    fraction('--conflicts'),
+    0,
+  )
   .option('--no-hash', 'send "hash":"" (a gateway with hashing switched off)')
   .option('--utf8', 'non-ASCII as raw UTF-8 on the wire (default: \\u escapes, as hashed)')
   .option('--seed <text>', 'same seed, same callbacks (default: random, printed)')
-  .addOption(numeric('--max-attempts <n>', 'attempts per delivery', positiveInteger, 5))
-  .addOption(
-    numeric('--backoff-ms <n>', 'first retry delay, doubling per attempt', positiveInteger, 200),
+  .option('--max-attempts <n>', 'attempts per delivery', positiveInteger('--max-attempts'), 5)
+  .option(
+    '--backoff-ms <n>',
+    'first retry delay, doubling per attempt',
+    positiveInteger('--backoff-ms'),
+    200,
   )
-  .addOption(numeric('--timeout-ms <n>', 'per attempt', positiveInteger, 10_000))
+  .option('--timeout-ms <n>', 'per attempt', positiveInteger('--timeout-ms'), 10_000)
   .option('--json', 'print the summary as JSON on stdout')
   .addHelpText(
     'after',
