@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type AcceptedKey, findKey, type KeyProvider } from '../auth/accepted-keys.js';
-import { unlimitedBudget } from '../budget/time-budget.js';
 import { KeysUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { CallbackContext } from './callback-context.js';
 import { header } from './request-headers.js';
+import { budgetOf } from './start-budget.js';
 
 /**
  * Checks `x-api-key` before anything else runs, so an unauthenticated request costs no parsing
@@ -20,7 +20,7 @@ export function authenticate(
     before: async function authenticateApiKey(request) {
       const presented = header(request.event, 'x-api-key');
       if (!presented) throw new UnauthorizedError();
-      const budget = request.context.budget ?? unlimitedBudget();
+      const budget = budgetOf(request.context);
       let key: AcceptedKey | undefined;
       try {
         key = findKey(await keys.keys(budget), presented);

@@ -5,7 +5,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { KeyProvider } from '../auth/accepted-keys.js';
-import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
+import type { TimeBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
 import { limitDefaults } from '../config/config.js';
@@ -16,7 +16,7 @@ import { keepRefusals } from './keep-refusals.js';
 import { outcomeLog } from './outcome-log.js';
 import { problemResponses } from './problem-responses.js';
 import { readBody } from './read-body.js';
-import { startBudget } from './start-budget.js';
+import { budgetOf, startBudget } from './start-budget.js';
 
 export interface CallbackHttpDependencies {
   readonly keys: KeyProvider;
@@ -71,7 +71,7 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
           sourceIp: event.requestContext.identity.sourceIp,
           receivedAt: now(),
         },
-        context.budget ?? unlimitedBudget(),
+        budgetOf(context),
       );
       return {
         statusCode: 204,

@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { unlimitedBudget } from '../budget/time-budget.js';
 import { CallbackError, StoreUnavailableError } from '../callback/errors.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import type { CallbackContext } from './callback-context.js';
 import { isKeptRefusal, refusedDelivery } from './refused-delivery.js';
+import { budgetOf } from './start-budget.js';
 
 /**
  * Keeps an authenticated delivery refused for its content before the refusal is answered, so a
@@ -22,7 +22,7 @@ export function keepRefusals(
       if (!(error instanceof CallbackError) || !isKeptRefusal(error) || !context.apiKey) return;
       try {
         const refusal = refusedDelivery(request.event, error, context.apiKey, now());
-        await store.keep(refusal, context.budget ?? unlimitedBudget());
+        await store.keep(refusal, budgetOf(context));
       } catch (failure) {
         const unavailable =
           failure instanceof StoreUnavailableError

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { invocationBudget } from '../budget/time-budget.js';
+import { invocationBudget, type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import type { CallbackContext } from './callback-context.js';
 
 /** Starts the invocation's time budget before any other step, so every step runs inside it. */
@@ -12,4 +12,9 @@ export function startBudget(
       request.context.budget = invocationBudget(request.context, marginMs);
     },
   };
+}
+
+/** The budget {@link startBudget} set; unbounded for a step run without it (tested alone). */
+export function budgetOf(context: CallbackContext): TimeBudget {
+  return context.budget ?? unlimitedBudget();
 }
