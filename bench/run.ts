@@ -59,7 +59,7 @@ const program = commandProgram('bench', 'Measures ours against the baseline and 
   .option('--write', `write latest.md and latest.json into ${join('bench', 'results')}`, false)
   .option('--out <dir>', 'write latest.md and latest.json into this folder instead')
   .option('--from <file>', 're-render a saved latest.json without measuring')
-  .action(async (options: { smoke: boolean; write: boolean; out?: string; from?: string }) => {
+  .action(async (options) => {
     const results: BenchmarkResults = options.from
       ? (JSON.parse(await readFile(options.from, 'utf8')) as BenchmarkResults)
       : await measure(options.smoke || process.env.BENCH_SMOKE === '1' ? 'smoke' : 'full');
