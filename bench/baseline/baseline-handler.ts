@@ -17,7 +17,7 @@ import { z } from 'zod';
 /** Where the transaction goes once Idempotency has let a delivery through. */
 export type TransactionWriter = (item: Record<string, unknown>) => Promise<void>;
 
-export interface BaselineDependencies {
+interface BaselineDependencies {
   readonly keys: readonly string[];
   readonly persistenceStore: BasePersistenceLayer;
   readonly transactions: TransactionWriter;

@@ -43,7 +43,7 @@ async function bundle(entry: string, outDir: string) {
   return { file, bytes: output.bytes, composition: [...bySource].sort((a, b) => b[1] - a[1]) };
 }
 
-export type ColdStartResult = Awaited<ReturnType<typeof measureColdStart>>[number];
+type ColdStartResult = Awaited<ReturnType<typeof measureColdStart>>[number];
 
 /**
  * Ours, the baseline and the SDK floor (only `PutItem`), each in fresh Node 24 processes taken in

@@ -7,7 +7,7 @@ import { type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server.js';
 import { type SubjectName, subjectNames } from '../support/subjects.js';
 
-export type EndToEndResult = Awaited<ReturnType<typeof measureEndToEnd>>[number];
+type EndToEndResult = Awaited<ReturnType<typeof measureEndToEnd>>[number];
 
 /**
  * Each receiver in its own server process on DynamoDB Local, loaded by autocannon, every request

@@ -8,7 +8,7 @@ import { type Invoke, type SubjectName, type Subjects, subjectNames } from '../s
 export const cpuCases = ['new', 'duplicate', 'bad hash', 'unauthorized'] as const;
 type CpuCase = (typeof cpuCases)[number];
 
-export interface CpuOptions {
+interface CpuOptions {
   /** What stands in for DynamoDB: '' for in-memory stores, else the engine behind the SDK. */
   readonly setup: string;
   readonly subjects: Subjects;

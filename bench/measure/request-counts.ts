@@ -68,7 +68,7 @@ function meter(client: DynamoDBClient) {
   return () => calls.splice(0);
 }
 
-export type RequestCount = Awaited<ReturnType<typeof countRequests>>[number];
+type RequestCount = Awaited<ReturnType<typeof countRequests>>[number];
 
 /**
  * Each delivery through both receivers on one engine, counted at the client they share (a
