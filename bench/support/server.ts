@@ -57,9 +57,9 @@ async function serve(subject: string | undefined, env: NodeJS.ProcessEnv) {
       port: 0,
       dataDir: ':memory:',
       apiKeys: env.CALLBACK_API_KEYS as string,
-      ...(env.TABLE_NAME ? { tableName: env.TABLE_NAME } : {}),
-      ...(env.AWS_ENDPOINT_URL_DYNAMODB ? { endpoint: env.AWS_ENDPOINT_URL_DYNAMODB } : {}),
-      ...(env.HASH_MODE ? { hashMode: env.HASH_MODE as HashMode } : {}),
+      tableName: env.TABLE_NAME,
+      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+      hashMode: env.HASH_MODE as HashMode | undefined,
     });
     const { url, tableName } = server;
     return { ready: { url, tableName, endpoint: server.engine.endpoint }, stop: server.stop };
