@@ -3,14 +3,11 @@ import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sections } from '../../bench/report.js';
 import type { BenchmarkResults } from '../../bench/run.js';
-import { node24 } from '../../bench/support/node24.js';
+import { node24, repositoryRoot } from '../../bench/support/node24.js';
 import { engineEndpoint, engines } from '../support/engines.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The benchmark's smoke mode, end to end, so the scripts keep working: it must produce every row
@@ -26,7 +23,7 @@ describe('npm run bench:smoke', () => {
   beforeAll(async () => {
     outDir = await mkdtemp(join(tmpdir(), 'bench-smoke-'));
     const child = spawn(node24(), ['--import', 'tsx', 'bench/run.ts', '--smoke', '--out', outDir], {
-      cwd: root,
+      cwd: repositoryRoot,
       // The run's DynamoDB Local, when it has one, instead of a second JVM.
       env: engines.includes('dynamodb-local')
         ? { ...process.env, BENCH_DYNAMODB_LOCAL_ENDPOINT: engineEndpoint('dynamodb-local') }
