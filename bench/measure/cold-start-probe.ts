@@ -6,20 +6,14 @@
  */
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { lambdaContext } from '../../scripts/local/lambda-context.js';
 
 type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: number }>;
 
 const started = performance.now();
 const bundle = process.env.BENCH_PROBE_BUNDLE ?? '';
 const event = JSON.parse(process.env.BENCH_PROBE_EVENT ?? '{}') as unknown;
-const context = {
-  functionName: 'cold-start-probe',
-  functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:cold-start-probe',
-  memoryLimitInMB: '512',
-  awsRequestId: `probe-${process.pid}`,
-  getRemainingTimeInMillis: () => 10_000,
-};
+const context = lambdaContext(`probe-${process.pid}`, 10_000);
 
 const { handler } = (await import(pathToFileURL(bundle).href)) as { handler: Handler };
 const loaded = performance.now();
