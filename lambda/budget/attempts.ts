@@ -50,9 +50,7 @@ export async function attempt<T>(
     }
     if (budget.remainingMs() < options.attemptTimeoutMs) break;
     try {
-      return await call(
-        AbortSignal.any([budget.signal, AbortSignal.timeout(options.attemptTimeoutMs)]),
-      );
+      return await call(attemptSignal(budget, options.attemptTimeoutMs));
     } catch (error) {
       if (!isRetryable(error)) throw error;
       lastError = error;
@@ -64,6 +62,11 @@ export async function attempt<T>(
       : 'The dependency kept failing until no further attempt could finish in time.',
     { cause: lastError },
   );
+}
+
+/** Aborts one attempt at its own timeout or at the budget's end, whichever comes first. */
+export function attemptSignal(budget: TimeBudget, attemptTimeoutMs: number): AbortSignal {
+  return AbortSignal.any([budget.signal, AbortSignal.timeout(attemptTimeoutMs)]);
 }
 
 function defaultBackoffMs(attempt: number): number {

@@ -4,6 +4,7 @@ import {
   type PutEventsCommandOutput,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
+import { attemptSignal } from '../budget/attempts.js';
 import { isRetryable } from '../budget/retryable.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { limitDefaults } from '../config/config.js';
@@ -116,12 +117,7 @@ export class EventBridgePublisher implements EventPublisher {
           new PutEventsCommand({
             Entries: pending.map((index) => entries[index] as PutEventsRequestEntry),
           }),
-          {
-            abortSignal: AbortSignal.any([
-              budget.signal,
-              AbortSignal.timeout(this.attemptTimeoutMs),
-            ]),
-          },
+          { abortSignal: attemptSignal(budget, this.attemptTimeoutMs) },
         );
         pending.forEach((index, position) => {
           const result = output.Entries?.[position];
