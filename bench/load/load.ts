@@ -24,17 +24,7 @@ import { benchKey, callbackSource } from '../support/deliveries.js';
 import { type PhaseOptions, type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server.js';
 
-interface LoadOptions {
-  duration?: string;
-  rate?: string;
-  burst?: string;
-  burstConnections: string;
-  engine: 'embedded' | 'dynamodb-local';
-  short: boolean;
-  json?: string;
-}
-
-const program = commandProgram('bench:load', 'Load on the local server, checked against the table.')
+const command = commandProgram('bench:load', 'Load on the local server, checked against the table.')
   .option('--duration <s>', 'steady phase seconds (default 60, --short 10)')
   .option('--rate <req/s>', 'steady rate (default half the calibrated throughput)')
   .option('--burst <s>', "burst of this many seconds' worth of requests (default 10, --short 3)")
@@ -45,12 +35,11 @@ const program = commandProgram('bench:load', 'Load on the local server, checked 
       .default('embedded'),
   )
   .option('--short', 'CI: 10 s steady, 3 s burst', false)
-  .option('--json <file>', 'also write the phases and the verification as JSON')
-  .action(load);
+  .option('--json <file>', 'also write the phases and the verification as JSON');
 
-await runProgram(program, 'bench:load');
+await runProgram(command.action(load), 'bench:load');
 
-async function load(options: LoadOptions): Promise<void> {
+async function load(options: ReturnType<typeof command.opts>): Promise<void> {
   const { short } = options;
   const steadySeconds = Number(options.duration ?? (short ? 10 : 60));
   const burstSeconds = Number(options.burst ?? (short ? 3 : 10));
