@@ -1,6 +1,7 @@
 import { once } from 'node:events';
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
 
 /**
  * Secrets Manager and EventBridge as HTTP services that answer the one operation each the
@@ -23,7 +24,7 @@ export async function startAwsStandIn(
   const published: unknown[] = [];
   const requests = new Map<string, number>();
   const server = createServer(async (incoming, response) => {
-    const body = JSON.parse((await readAll(incoming)) || '{}') as {
+    const body = JSON.parse((await text(incoming)) || '{}') as {
       SecretId?: string;
       Entries?: unknown[];
     };
@@ -52,12 +53,12 @@ export async function startAwsStandIn(
       response.end(JSON.stringify({ __type: 'UnknownOperationException' }));
       return;
     }
-    const text = JSON.stringify(answer);
+    const json = JSON.stringify(answer);
     response.writeHead(200, {
       'content-type': 'application/x-amz-json-1.1',
-      'content-length': Buffer.byteLength(text),
+      'content-length': Buffer.byteLength(json),
     });
-    response.end(text);
+    response.end(json);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -71,10 +72,4 @@ export async function startAwsStandIn(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-async function readAll(stream: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
