@@ -55,16 +55,17 @@ export class CallbackReceiverStack extends Stack {
     const settings = parseDeploymentOptions(
       Object.fromEntries(optionNames.map((name) => [name, props[name]])),
     );
+    const tags = { service: serviceName, ...settings.tags };
     super(scope, id, {
       ...props,
       stackName: settings.stackName,
       terminationProtection: settings.terminationProtection,
-      tags: { service: serviceName, ...settings.tags },
+      tags,
     });
     this.settings = settings;
     // Stack tags reach resources only when CloudFormation propagates them at deploy time; the
     // same tags on every taggable resource make them visible in the template and in cdk diff.
-    for (const [key, value] of Object.entries({ service: serviceName, ...settings.tags })) {
+    for (const [key, value] of Object.entries(tags)) {
       Tags.of(this).add(key, value);
     }
     const logRetention = settings.logRetentionDays;
