@@ -16,7 +16,6 @@ import { TransactionEvents } from './constructs/transaction-events.js';
 import { TransactionsTable } from './constructs/transactions-table.js';
 import {
   type DeploymentOptions,
-  type DeploymentSettings,
   optionNames,
   parseDeploymentOptions,
 } from './deployment-options.js';
@@ -49,8 +48,6 @@ export class CallbackReceiverStack extends Stack {
   /** Present only with `customerManagedKey`. */
   readonly encryptionKey?: Key;
 
-  readonly settings: DeploymentSettings;
-
   constructor(scope: Construct, id: string, props: CallbackReceiverStackProps = {}) {
     const settings = parseDeploymentOptions(
       Object.fromEntries(optionNames.map((name) => [name, props[name]])),
@@ -62,7 +59,6 @@ export class CallbackReceiverStack extends Stack {
       terminationProtection: settings.terminationProtection,
       tags,
     });
-    this.settings = settings;
     // Stack tags reach resources only when CloudFormation propagates them at deploy time; the
     // same tags on every taggable resource make them visible in the template and in cdk diff.
     for (const [key, value] of Object.entries(tags)) {
