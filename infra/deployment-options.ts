@@ -53,11 +53,12 @@ const cidr = z
       // WAF IP sets take every prefix but /0, which would allow the whole internet anyway.
       .refine((value) => !value.endsWith('/0'), 'a /0 prefix allows every address'),
   );
-/** A JSON array in cdk.json, or comma-separated on the command line. */
-const cidrList = z
-  .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
-  .transform((items) => items.map((item) => item.trim()).filter((item) => item !== ''))
-  .pipe(z.array(cidr).min(1, 'must list at least one address'));
+/** A JSON array in cdk.json, or comma-separated on the command line; blanks dropped. */
+const listOf = <Item extends z.ZodType<unknown, string>>(item: Item, empty: string) =>
+  z
+    .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
+    .transform((items) => items.map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .pipe(z.array(item).min(1, empty));
 
 const retentionValues = Object.values(RetentionDays).filter(
   (value): value is RetentionDays => typeof value === 'number',
@@ -118,7 +119,7 @@ export const deploymentOptions = {
     meaning:
       "The payment gateway's addresses: the WAF allows only these (a bare address gets /32 or " +
       '/128). Needs `waf`',
-    schema: cidrList.optional(),
+    schema: listOf(cidr, 'must list at least one address').optional(),
   }),
   wafRateLimit: option({
     type: 'integer per 5 min per address',
@@ -156,19 +157,10 @@ export const deploymentOptions = {
     meaning:
       'Roles besides the stream consumer that may publish on the event bus: the operators who ' +
       'run `npm run replay` and `npm run redrive`. The bus denies PutEvents to every other principal',
-    schema: z
-      .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
-      .transform((items) => items.map((item) => item.trim()).filter((item) => item !== ''))
-      .pipe(
-        z
-          .array(
-            z
-              .string()
-              .regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'must be an IAM role ARN'),
-          )
-          .min(1, 'must list at least one role ARN'),
-      )
-      .optional(),
+    schema: listOf(
+      z.string().regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'must be an IAM role ARN'),
+      'must list at least one role ARN',
+    ).optional(),
   }),
   customerManagedKey: option({
     type: 'boolean',
