@@ -14,8 +14,10 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
+import * as z from 'zod';
 import { acknowledgeFinding } from '../nag.js';
 import { alarmToTopic } from './alarm-to-topic.js';
+import { checkProps } from './checked-props.js';
 import { serviceMetric } from './service-metric.js';
 
 const period = Duration.minutes(5);
@@ -57,6 +59,15 @@ export interface AlarmsProps {
   readonly authFailureThreshold?: number;
 }
 
+const authFailureRule = 'authFailureThreshold must be a positive integer';
+const alarmsRules = z.object({
+  authFailureThreshold: z
+    .number(authFailureRule)
+    .int(authFailureRule)
+    .positive(authFailureRule)
+    .optional(),
+});
+
 /**
  * Alarms on what needs a human, all to one SNS topic. Each one's missing-data treatment follows
  * how its metric is published: the function's outcome metrics (EMF) and DynamoDB's throttles
@@ -68,10 +79,8 @@ export class Alarms extends Construct {
 
   constructor(scope: Construct, id: string, props: AlarmsProps) {
     super(scope, id);
+    checkProps(this.node.path, alarmsRules, props);
     const authFailureThreshold = props.authFailureThreshold ?? 20;
-    if (!Number.isInteger(authFailureThreshold) || authFailureThreshold < 1) {
-      throw new Error(`${this.node.path}: authFailureThreshold must be a positive integer`);
-    }
 
     this.topic = new Topic(this, 'Topic', {
       displayName: 'Callback receiver alarms',
