@@ -199,7 +199,7 @@ export async function reconcile(sources: ReconcileSources, found: (finding: Find
 }
 
 /** Amounts compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */
-export function differencesOf(report: ComparedValues, recorded: ComparedValues): FieldDifference[] {
+function differencesOf(report: ComparedValues, recorded: ComparedValues): FieldDifference[] {
   return comparedFields
     .filter((field) =>
       field === 'amount'

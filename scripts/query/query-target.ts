@@ -58,7 +58,7 @@ const folderWaitMs = 10_000;
  * local mode's table name; otherwise local mode's data folder (`DATA_DIR`): through the running
  * server's engine when `npm start` holds it (LevelDB allows one process), else opened privately.
  */
-export async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
+async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
   const { endpoint } = flags;
   if (flags.table) {
     const where = endpoint ? ` at ${endpoint}` : '';

@@ -153,7 +153,7 @@ function withFilter(
 }
 
 /** Newest first; equal times by reference, so the order is total and stable between runs. */
-export function compareNewestFirst(a: StoredItem, b: StoredItem): number {
+function compareNewestFirst(a: StoredItem, b: StoredItem): number {
   const at = (item: StoredItem) => String(item.receivedAt ?? '');
   const ref = (item: StoredItem) => String(item.reference ?? '');
   return at(b).localeCompare(at(a)) || ref(a).localeCompare(ref(b));
