@@ -68,7 +68,8 @@ withSelectionOptions(
 ).action(async (flags) => {
   const select = selection(flags);
   await withTarget(flags, async (target) => {
-    const items = take(select({ ...target, pageSize: Math.min(flags.limit, 1000) }), flags.limit);
+    const pageSize = Math.min(flags.limit, streamPageSize);
+    const items = take(select({ ...target, pageSize }), flags.limit);
     const count = await writeItems(items, flags.format, process.stdout);
     if (flags.format === 'table') {
       const more =
