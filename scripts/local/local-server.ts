@@ -12,7 +12,7 @@ import {
   localDynamoDbClient,
   localRegion,
 } from '../shared/local-engine.js';
-import { isLoopbackUrl } from '../shared/local-target.js';
+import { isLoopbackUrl, urlHost } from '../shared/local-target.js';
 import { callbackResource, type Invoke, startGatewayServer } from './gateway-server.js';
 
 export interface LocalServerOptions {
@@ -99,7 +99,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       stage: 'local',
     });
     cleanup.push(() => gateway.close());
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${gateway.port}${callbackResource}`;
+    const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;
     await lock?.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
 
     let stopped: Promise<void> | undefined;

@@ -21,7 +21,12 @@ export async function localApiKey(data: LocalData, server?: LockOwner) {
 
 /** `HOST` as local mode binds it: loopback, or open to the network. */
 export function isLoopbackHost(host: string): boolean {
-  return isLoopbackUrl(`http://${host.includes(':') ? `[${host}]` : host}/`);
+  return isLoopbackUrl(`http://${urlHost(host)}/`);
+}
+
+/** `host` as a URL writes it: an IPv6 address in brackets. */
+export function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
 }
 
 export function isLoopbackUrl(url: string): boolean {
