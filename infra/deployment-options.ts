@@ -230,7 +230,7 @@ export const deploymentOptions = {
   }),
 } as const;
 
-export type OptionName = keyof typeof deploymentOptions;
+type OptionName = keyof typeof deploymentOptions;
 export const optionNames = Object.keys(deploymentOptions) as OptionName[];
 
 type Schemas = { [Name in OptionName]: (typeof deploymentOptions)[Name]['schema'] };
@@ -242,7 +242,7 @@ const schemas = Object.fromEntries(
  * All options together, plus the rules that tie two of them: an option that would be silently
  * ignored is refused instead.
  */
-export const deploymentSettingsSchema = z
+const deploymentSettingsSchema = z
   .object(schemas)
   .refine((settings) => settings.waf || settings.allowedSourceIps === undefined, {
     path: ['allowedSourceIps'],

@@ -26,7 +26,7 @@ export const retryAfterSeconds = 1;
  * Seconds an address above the WAF rate rule is told to wait: WAF counts over a 5-minute window
  * and lifts the block only once the rate has fallen, so retrying sooner only keeps it blocked.
  */
-export const wafRetryAfterSeconds = 60;
+const wafRetryAfterSeconds = 60;
 
 export interface CallbackApiProps {
   readonly handler: IFunction;

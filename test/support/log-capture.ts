@@ -40,7 +40,7 @@ export function logCapture() {
   };
 }
 
-export type LogCapture = ReturnType<typeof logCapture>;
+type LogCapture = ReturnType<typeof logCapture>;
 
 type Secrets = readonly (readonly [label: string, secret: string])[];
 
