@@ -1,12 +1,15 @@
 /**
- * Starts dynalite (DynamoDB on LevelDB, pure Node, in this process) on a free port: local mode's
- * embedded engine, and the tests' first engine.
+ * Starts dynalite (DynamoDB on LevelDB, pure Node, in this process) on a free loopback port: local
+ * mode's embedded engine (answering only requests signed with its credentials), and the tests'
+ * first engine (open, as DynamoDB Local is).
  */
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { RunningEngine } from '../dynamodb-local/start.js';
+import type { EngineCredentials } from '../shared/engine-credentials.js';
+import { signedRequestsOnly } from './signed-requests-only.js';
 
 // dynalite ships no types; createRequire lets us type the one function we call.
 const dynalite = createRequire(import.meta.url)('dynalite') as (options: {
@@ -18,9 +21,13 @@ const dynalite = createRequire(import.meta.url)('dynalite') as (options: {
 
 /**
  * Keeps the data in the LevelDB folder `path` (which one process at a time may open: see
- * data-lock.ts), or in memory without one.
+ * data-lock.ts), or in memory without one. With `credentials`, every request must be signed
+ * with them (local mode); without, any request is served (tests and benchmarks).
  */
-export async function startDynalite(path?: string): Promise<RunningEngine> {
+export async function startDynalite(
+  path?: string,
+  options: { readonly credentials?: EngineCredentials } = {},
+): Promise<RunningEngine> {
   // Tables become ACTIVE at once instead of after dynalite's default 500 ms.
   const server = dynalite({
     createTableMs: 0,
@@ -28,6 +35,7 @@ export async function startDynalite(path?: string): Promise<RunningEngine> {
     updateTableMs: 0,
     ...(path ? { path } : {}),
   });
+  if (options.credentials) signedRequestsOnly(server, options.credentials);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 
 /**
- * Where local mode keeps its state: one folder for the engine's files, the dev key and the lock
- * file, so `DATA_DIR` moves all three and deleting the folder is a clean reset.
+ * Where local mode keeps its state: one folder for the engine's files, the dev key, the lock file
+ * and the running engine's credentials, so `DATA_DIR` moves them all and deleting the folder is a
+ * clean reset.
  */
 export type LocalData =
   | { readonly kind: 'memory' }
@@ -12,6 +13,8 @@ export type LocalData =
       readonly dir: string;
       readonly engineDir: string;
       readonly devKeyFile: string;
+      /** The running server's engine credentials (see engine-credentials.ts). */
+      readonly engineCredentialsFile: string;
       /** See data-lock.ts. */
       readonly lockFile: string;
     };
@@ -32,6 +35,7 @@ export function localData(dataDir: string | undefined, cwd = process.cwd()): Loc
     dir,
     engineDir: file('dynamodb'),
     devKeyFile: file('dev-api-key'),
+    engineCredentialsFile: file('engine-credentials.json'),
     lockFile: file('lock.json'),
   };
 }
