@@ -17,6 +17,8 @@ import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { Option } from '@commander-js/extra-typings';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
 import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { engineCredentialsFor } from '../../scripts/shared/engine-credentials.js';
+import { localData } from '../../scripts/shared/local-data.js';
 import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';
 import { textTable } from '../../scripts/shared/text-table.js';
 import { deliver } from '../../scripts/simulate/deliver.js';
@@ -74,7 +76,7 @@ async function load(options: ReturnType<typeof command.opts>): Promise<void> {
     );
     const resent: Settled[] = [];
     for (const { unacknowledged } of phases) resent.push(await settle(server.url, unacknowledged));
-    const stored = await storedReferences(server.endpoint as string, server.tableName as string);
+    const stored = await storedReferences(server as Required<typeof server>);
     const checks = phases.map((p, i) => check(p, resent[i] as Settled, stored, runTag));
     const ok = checks.every((c) => c.ok);
 
@@ -152,8 +154,15 @@ async function settle(url: string, unacknowledged: ReadonlyMap<string, string>) 
 }
 
 /** Every transaction reference in the table, read straight from the engine after the run. */
-async function storedReferences(endpoint: string, tableName: string): Promise<Set<string>> {
-  const client = localDynamoDbClient(endpoint);
+async function storedReferences(server: {
+  endpoint: string;
+  tableName: string;
+  dataDir: string;
+}): Promise<Set<string>> {
+  const { endpoint, tableName } = server;
+  // The embedded engine answers to its run's credentials; DynamoDB Local to any.
+  const credentials = await engineCredentialsFor(localData(server.dataDir), endpoint);
+  const client = localDynamoDbClient(endpoint, credentials ? { credentials } : {});
   const references = new Set<string>();
   const pages = paginateScan(
     { client },

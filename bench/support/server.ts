@@ -16,8 +16,11 @@ import { startLocalServer } from '../../scripts/local/local-server.js';
 import { cleanEnvironment, node24, repositoryRoot } from './node24.js';
 import type { SubjectName } from './subjects.js';
 
-/** What the parent learns once the server listens: where ours writes, to check the table. */
-type Ready = { url: string; endpoint?: string; tableName?: string };
+/**
+ * What the parent learns once the server listens: where ours writes, to check the table, and its
+ * run folder, where the embedded engine's credentials are.
+ */
+type Ready = { url: string; endpoint?: string; tableName?: string; dataDir?: string };
 
 /** Starts this file for `subject` in a fresh Node 24 process; resolves once it listens. */
 export async function startServer(subject: SubjectName, env: Record<string, string>) {
@@ -62,7 +65,8 @@ async function serve(subject: string | undefined, env: NodeJS.ProcessEnv) {
       hashMode: env.HASH_MODE as HashMode | undefined,
     });
     const { url, tableName } = server;
-    return { ready: { url, tableName, endpoint: server.engine.endpoint }, stop: server.stop };
+    const ready = { url, tableName, endpoint: server.engine.endpoint, dataDir: server.runDir };
+    return { ready, stop: server.stop };
   }
   type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
   const { handler } = (await import('../baseline/handler.js')) as { handler: Handler };

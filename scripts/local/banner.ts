@@ -13,54 +13,55 @@ export interface BannerSetup {
 }
 
 /**
- * What `npm start` prints once it answers: where to send callbacks, with which key, where the
+ * What `npm start` prints once it answers: where to send callbacks, where the key is (never the
+ * key itself: a terminal's scrollback, a screen share or a pasted log would keep it), where the
  * data lives, one curl line that records a real (signed) callback when pasted, and the simulate
  * and query commands, right for this setup (data folder, key source, in memory, off loopback).
  */
 export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cwd()): string {
   const { keySource: source, engine, data } = server;
+  const inMemory = data.kind === 'memory';
+  const runDir = shortPath(server.runDir, cwd);
   const where = !engine.embedded
     ? `DynamoDB at ${engine.endpoint} (AWS_ENDPOINT_URL_DYNAMODB)`
-    : data.kind === 'memory'
-      ? `in memory, gone when the server stops (embedded DynamoDB at ${engine.endpoint})`
-      : `${shortPath(data.dir, cwd)}/ (embedded DynamoDB, kept across restarts)`;
+    : inMemory
+      ? `in memory, gone when the server stops (run files in ${runDir}/)`
+      : `${runDir}/ (embedded DynamoDB, kept across restarts)`;
   // Enough of the key to recognise it, not to use it.
   const key = server.apiKey;
-  const masked = `${key.slice(0, Math.min(4, Math.floor(key.length / 4)))}… (masked: bound off loopback)`;
+  const masked = `${key.slice(0, Math.min(4, Math.floor(key.length / 4)))}… (masked)`;
 
-  // The simulator and the query tool find a server on its data folder (and its saved dev key)
-  // by themselves, given the same DATA_DIR; anything they cannot find is spelled out.
-  const inMemory = data.kind === 'memory';
-  const env =
-    setup.dataDirSetting && !inMemory ? `DATA_DIR=${shellQuote(setup.dataDirSetting)} ` : '';
-  const simulate = [
-    ...(inMemory ? [`--url ${server.url}`] : []),
-    ...(source.kind === 'generated' && source.file
-      ? []
-      : [`--key ${setup.exposed ? '"$CALLBACK_API_KEYS"' : shellQuote(key)}`]),
-    '--count 200 --duplicates 0.1',
-  ];
+  // The simulator and the query tool find this server, its key file and its engine's
+  // credentials through its folder, given the same DATA_DIR: an in-memory run's is a private one.
+  const dataDir = inMemory ? server.runDir : setup.dataDirSetting;
+  const env = dataDir ? `DATA_DIR=${shellQuote(dataDir)} ` : '';
+  // `--endpoint` is an option of query's subcommands: it goes after `list`.
   const query = [
-    ...(inMemory || !engine.embedded ? [`--endpoint ${engine.endpoint}`] : []),
     `list --since ${new Date().toISOString().slice(0, 10)}`,
+    ...(engine.embedded ? [] : [`--endpoint ${engine.endpoint}`]),
   ];
   const details = detailLines([
     ['URL', `POST ${server.url}`],
-    ['API key', setup.exposed ? masked : key],
+    ['API key', masked],
     ['', keyOrigin(source, cwd)],
     ['Data', where],
     ['Table', `${server.tableName}${server.tableCreated ? ' (created now)' : ''}`],
     ['Hash mode', setup.hashMode],
   ]);
+  const keyFromEnvironment =
+    source.kind === 'environment'
+      ? ['  (the tools read the key from CALLBACK_API_KEYS or CALLBACK_API_KEY there too)']
+      : [];
   return [
     'Callback receiver running in local mode (the Lambda handler behind a local API Gateway)',
     '',
     details.trimEnd().replace(/^/gm, '  '),
     '',
-    ...(setup.exposed ? [] : ['Record a callback:', `  ${curlLine(server)}`, '']),
+    ...(setup.exposed ? [] : ['Record a callback:', `  ${curlLine(server, cwd)}`, '']),
     'In another shell:',
-    `  ${env}npm run simulate -- ${simulate.join(' ')}`,
+    `  ${env}npm run simulate -- --count 200 --duplicates 0.1`,
     `  ${env}npm run query -- ${query.join(' ')}`,
+    ...keyFromEnvironment,
     '',
     'Ctrl-C stops the server after the callbacks in flight are recorded.',
     '',
@@ -72,11 +73,11 @@ function keyOrigin(source: KeySource, cwd: string): string {
     const many = source.count > 1 ? ` (${source.count} keys accepted; the first is shown)` : '';
     return `from CALLBACK_API_KEYS${many}`;
   }
-  const saved = source.file && shortPath(source.file, cwd);
-  const origin = !saved
-    ? 'generated for this run'
+  const saved = shortPath(source.file, cwd);
+  const origin = source.temporary
+    ? `generated for this run, in ${saved}`
     : source.reused
-      ? `development key from ${saved}`
+      ? `development key in ${saved}`
       : `development key generated now, saved in ${saved}`;
   return `${origin} (set CALLBACK_API_KEYS to choose one)`;
 }
@@ -87,18 +88,27 @@ function shortPath(path: string, cwd: string): string {
   return inside === '' ? '.' : inside.startsWith('..') || isAbsolute(inside) ? path : inside;
 }
 
-/** A Turkish-named withdrawal with a fresh reference: pasting it twice shows a duplicate. */
-function curlLine(server: Pick<LocalServer, 'url' | 'apiKey'>): string {
+/**
+ * A Turkish-named withdrawal with a fresh reference: pasting it twice shows a duplicate. The key
+ * reaches curl through its standard input (`-H @-`), read there from the key file or the
+ * environment by the shell's own printf: it is in no argument list (`ps`) and no history.
+ */
+function curlLine(server: Pick<LocalServer, 'url' | 'apiKey' | 'keySource'>, cwd: string) {
   const fields = {
     status: 'Confirm',
     message: 'Ödeme onaylandı',
     reference: randomUUID(),
   } as const;
+  const { keySource: source } = server;
+  const key =
+    source.kind === 'generated'
+      ? `"$(cat ${shellQuote(shortPath(source.file, cwd))})"`
+      : `"\${CALLBACK_API_KEYS%%,*}"`; // the first key, as the server takes it
   return [
+    `printf 'x-api-key: %s\\n' ${key} |`,
     'curl -i',
     shellQuote(server.url),
-    "-H 'content-type: application/json'",
-    `-H ${shellQuote(`x-api-key: ${server.apiKey}`)}`,
+    "-H 'content-type: application/json' -H @-",
     `--data-raw ${shellQuote(callbackBody(sampleTransaction(fields), server.apiKey))}`,
   ].join(' ');
 }

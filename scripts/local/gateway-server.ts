@@ -23,6 +23,8 @@ const gatewayResponses = {
   /** The function threw or returned something that is not a proxy result. */
   integrationFailure: [502, 'InternalServerErrorException', 'Internal server error'],
   integrationTimeout: [504, 'InternalServerErrorException', 'Endpoint request timed out'],
+  /** Local mode only: see `answer`. */
+  crossOrigin: [403, 'ForbiddenException', 'Forbidden'],
 } as const;
 
 type HttpResponse = {
@@ -100,6 +102,10 @@ export async function startGatewayServer(options: {
     const receivedAt = new Date();
     const requestId = randomUUID();
     const [method, target] = [request.method ?? 'GET', request.url ?? '/'];
+    // Browsers send Origin on every cross-origin request and preflight; a payment gateway never
+    // does. Refusing it (API Gateway would not) keeps any web page away from local mode, with
+    // no CORS allowance to read an answer.
+    if (request.headers.origin !== undefined) return gatewayResponse('crossOrigin', requestId);
     const refused = gatewayAnswer(method, new URL(target, 'http://localhost').pathname, requestId);
     if (refused) return refused;
     const body = await readBody(request);

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type HashMode, splitKeys } from '../../lambda/config/config.js';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { startDynalite } from '../dynalite/start.js';
 import { acquireDataLock } from '../shared/data-lock.js';
+import { newEngineCredentials, saveEngineCredentials } from '../shared/engine-credentials.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from '../shared/local-data.js';
 import {
   ensureTable,
@@ -33,6 +36,12 @@ export interface LocalServerOptions {
 export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
 
 let handlerLoads = 0;
+/**
+ * What the embedded engine answers to. One pair per process, not per server: the handler's SDK
+ * client reads them from the environment when it first sends, so two servers in one process
+ * (tests, benchmarks) must not overwrite each other's.
+ */
+const engineCredentials = newEngineCredentials();
 
 /**
  * Local mode: the real Lambda handler (lambda/receiver.ts) behind a stand-in for API Gateway, over
@@ -51,14 +60,22 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     if (errors.length === 1) throw errors[0];
   };
   try {
-    const lock = data.kind === 'disk' ? await lockFolder(data.dir, data.lockFile) : undefined;
-    if (lock) cleanup.push(() => lock.release());
-    const keys = await resolveApiKeys(options.apiKeys, data);
+    const files = data.kind === 'disk' ? data : await privateRunFolder();
+    if (data.kind === 'memory') cleanup.push(() => rm(files.dir, { recursive: true, force: true }));
+    const lock = await lockFolder(files.dir, files.lockFile);
+    cleanup.push(() => lock.release());
+    const keys = await resolveApiKeys(options.apiKeys, files, data.kind === 'memory');
 
     const { endpoint } = options;
+    const engineFolder = data.kind === 'disk' ? data.engineDir : undefined;
     const engine = endpoint
       ? { endpoint, stop: async () => {} }
-      : await startDynalite(data.kind === 'disk' ? data.engineDir : undefined);
+      : await startDynalite(engineFolder, { credentials: engineCredentials });
+    if (!endpoint) {
+      // Before the lock file names the endpoint: a tool that finds one finds its credentials.
+      cleanup.push(() => rm(files.engineCredentialsFile, { force: true }));
+      await saveEngineCredentials(files.engineCredentialsFile, engine.endpoint, engineCredentials);
+    }
     cleanup.push(() => engine.stop());
     const isLocalEngine = !endpoint || isLoopbackUrl(endpoint);
 
@@ -68,6 +85,12 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     if (options.hashMode) process.env.HASH_MODE = options.hashMode;
     // EMF metrics are for CloudWatch; locally they would double every log line.
     process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+    if (!endpoint) {
+      // The embedded engine answers to this run's credentials alone, whatever the shell holds.
+      process.env.AWS_ACCESS_KEY_ID = engineCredentials.accessKeyId;
+      process.env.AWS_SECRET_ACCESS_KEY = engineCredentials.secretAccessKey;
+      delete process.env.AWS_SESSION_TOKEN;
+    }
     if (isLocalEngine) {
       process.env.AWS_REGION ??= localRegion;
       if (!process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE) {
@@ -76,7 +99,11 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       }
     }
 
-    const client = isLocalEngine ? localDynamoDbClient(engine.endpoint) : new DynamoDBClient({});
+    const client = !endpoint
+      ? localDynamoDbClient(engine.endpoint, { credentials: engineCredentials })
+      : isLocalEngine
+        ? localDynamoDbClient(engine.endpoint)
+        : new DynamoDBClient({});
     const create = { create: isLocalEngine };
     const refusals = process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName);
     let tableCreated: boolean;
@@ -100,7 +127,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     });
     cleanup.push(() => gateway.close());
     const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;
-    await lock?.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
+    await lock.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
 
     let stopped: Promise<void> | undefined;
     return {
@@ -109,6 +136,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       apiKey: keys.keys[0] as string,
       keySource: keys.source,
       data,
+      /** Where the tools find this server: the data folder, or an in-memory run's own folder. */
+      runDir: files.dir,
       tableName,
       engine: { endpoint: engine.endpoint, embedded: !endpoint },
       tableCreated,
@@ -119,6 +148,16 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     await undo().catch(() => {}); // the startup error is the one worth reporting
     throw error;
   }
+}
+
+/**
+ * An in-memory run keeps no data, but its lock file, engine credentials and generated key need a
+ * folder only its owner can open: a fresh one (mkdtemp makes it 0700), removed when it stops.
+ */
+async function privateRunFolder() {
+  const data = localData(await mkdtemp(join(tmpdir(), 'callback-receiver-')));
+  if (data.kind === 'memory') throw new Error('unreachable: a folder path is not :memory:');
+  return data;
 }
 
 /** Names and raw bodies live in the folder: the owner's alone (one made by an older version too). */
@@ -135,7 +174,14 @@ async function lockFolder(dir: string, lockFile: string) {
 /** Where the accepted keys came from, for the banner. */
 export type KeySource =
   | { readonly kind: 'environment'; readonly count: number }
-  | { readonly kind: 'generated'; readonly file?: string; readonly reused: boolean };
+  | {
+      readonly kind: 'generated';
+      /** Where the tools read it (never printed in full). */
+      readonly file: string;
+      readonly reused: boolean;
+      /** In an in-memory run's folder: gone when it stops. */
+      readonly temporary: boolean;
+    };
 
 /**
  * The keys from `CALLBACK_API_KEYS`, else a development key kept in the data folder, so a restart
@@ -143,17 +189,16 @@ export type KeySource =
  */
 async function resolveApiKeys(
   fromEnvironment: string | undefined,
-  data: LocalData,
+  files: Extract<LocalData, { kind: 'disk' }>,
+  temporary: boolean,
 ): Promise<{ readonly keys: readonly string[]; readonly source: KeySource }> {
   const keys = splitKeys(fromEnvironment ?? '');
   if (keys.length > 0) return { keys, source: { kind: 'environment', count: keys.length } };
-  const saved = await readDevKey(data);
-  if (saved && data.kind === 'disk') {
-    return { keys: [saved], source: { kind: 'generated', file: data.devKeyFile, reused: true } };
-  }
+  const file = files.devKeyFile;
+  const saved = await readDevKey(files);
+  if (saved) return { keys: [saved], source: { kind: 'generated', file, reused: true, temporary } };
   // Recognisable as a development key wherever it turns up.
   const key = `dev-${randomBytes(16).toString('hex')}`;
-  if (data.kind === 'memory') return { keys: [key], source: { kind: 'generated', reused: false } };
-  await writeFile(data.devKeyFile, `${key}\n`, { mode: 0o600 });
-  return { keys: [key], source: { kind: 'generated', file: data.devKeyFile, reused: false } };
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return { keys: [key], source: { kind: 'generated', file, reused: false, temporary } };
 }

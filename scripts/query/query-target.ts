@@ -6,7 +6,8 @@ import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { startDynalite } from '../dynalite/start.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../shared/data-lock.js';
-import { defaultTableName, localData } from '../shared/local-data.js';
+import { engineCredentialsFor, newEngineCredentials } from '../shared/engine-credentials.js';
+import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
 import { ensureTable, localDynamoDbClient } from '../shared/local-engine.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
 
@@ -45,9 +46,14 @@ function awsClient(endpoint?: string): DynamoDBClient {
   return new DynamoDBClient({ ...(endpoint ? { endpoint } : {}), requestHandler });
 }
 
-/** Local mode's engine answers to local credentials; any other endpoint gets the usual ones. */
-function clientFor(endpoint: string): DynamoDBClient {
-  return isLoopbackUrl(endpoint) ? localDynamoDbClient(endpoint) : awsClient(endpoint);
+/**
+ * Local mode's embedded engine answers only to the credentials its server wrote in the data
+ * folder; another loopback engine (DynamoDB Local) takes any; any other endpoint gets the usual.
+ */
+async function clientFor(endpoint: string, data: LocalData): Promise<DynamoDBClient> {
+  if (!isLoopbackUrl(endpoint)) return awsClient(endpoint);
+  const credentials = await engineCredentialsFor(data, endpoint);
+  return localDynamoDbClient(endpoint, { requestHandler, ...(credentials && { credentials }) });
 }
 
 /** How long to wait for a server that is starting, or another query, to let go of the folder. */
@@ -65,12 +71,15 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
     return remote(awsClient(endpoint), flags.table, `table ${flags.table}${where}`);
   }
   const tableName = process.env.TABLE_NAME || defaultTableName;
-  if (endpoint) return remote(clientFor(endpoint), tableName, `table ${tableName} at ${endpoint}`);
   const data = localData(process.env.DATA_DIR);
+  if (endpoint) {
+    const client = await clientFor(endpoint, data);
+    return remote(client, tableName, `table ${tableName} at ${endpoint}`);
+  }
   if (data.kind === 'memory') {
     throw new UsageError(
-      'DATA_DIR=:memory: keeps nothing to read. Query the running server with --endpoint <the ' +
-        'embedded DynamoDB endpoint its banner printed>.',
+      'DATA_DIR=:memory: keeps nothing to read. Query a server started with --in-memory with ' +
+        'the DATA_DIR its banner printed (its private run folder).',
     );
   }
   const deadline = Date.now() + folderWaitMs;
@@ -78,7 +87,8 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
     const owner = await readLockOwner(data.lockFile);
     if (owner?.role === 'server' && owner.endpoint) {
       const description = `the running local server (pid ${owner.pid})`;
-      return remote(clientFor(owner.endpoint), owner.tableName ?? tableName, description);
+      const client = await clientFor(owner.endpoint, data);
+      return remote(client, owner.tableName ?? tableName, description);
     }
     if (!owner) {
       if (!existsSync(data.engineDir)) {
@@ -89,11 +99,15 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
       }
       try {
         const lock = await acquireDataLock(data.lockFile, 'query');
-        const engine = await startDynalite(data.engineDir).catch(async (error: unknown) => {
-          await lock.release();
-          throw error;
-        });
-        const client = localDynamoDbClient(engine.endpoint);
+        // Open for this process alone: credentials that never leave it.
+        const credentials = newEngineCredentials();
+        const engine = await startDynalite(data.engineDir, { credentials }).catch(
+          async (error: unknown) => {
+            await lock.release();
+            throw error;
+          },
+        );
+        const client = localDynamoDbClient(engine.endpoint, { credentials });
         const close = async () => {
           client.destroy();
           await engine.stop();
@@ -107,7 +121,7 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
         // A server started with --in-memory leaves no trace here: say which data this is.
         process.stderr.write(
           `Reading ${data.dir} directly: no local server is running on it. A server started ` +
-            'with --in-memory keeps its data to itself: query it with the --endpoint its ' +
+            'with --in-memory keeps its data to itself: query it with the DATA_DIR its ' +
             'banner printed.\n',
         );
         return { client, tableName, description: `local data in ${data.dir}`, close };
@@ -141,11 +155,27 @@ export async function withTarget<T>(
   try {
     return await use({ ...target, tableName });
   } catch (error) {
+    const local = !flags.table && (!flags.endpoint || isLoopbackUrl(flags.endpoint));
+    if (local && refusedCredentials(error)) {
+      throw new Error(
+        `${target.description} refused this tool's credentials. Local mode's embedded engine ` +
+          "answers only to its run's credentials, which the tools read from the data folder " +
+          'it was started with: run this with the same DATA_DIR (for --in-memory, the one its ' +
+          'banner printed) and without --endpoint.',
+        { cause: error },
+      );
+    }
     if (!(error instanceof ResourceNotFoundException)) throw error;
     throw new Error(`No ${table} table ${tableName} in ${target.description}.`, { cause: error });
   } finally {
     await target.close();
   }
+}
+
+/** What DynamoDB (and local mode's engine) answers a request signed with the wrong credentials. */
+function refusedCredentials(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return name === 'UnrecognizedClientException' || name === 'InvalidSignatureException';
 }
 
 function remote(client: DynamoDBClient, tableName: string, description: string): QueryTarget {

@@ -9,16 +9,20 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
 
-/** Local engines check no signature, but the SDK insists on a region and some credentials. */
+/**
+ * For engines that check no signature (DynamoDB Local, the tests' dynalite), where the SDK still
+ * insists on a region and some credentials. Local mode's embedded engine takes only its run's
+ * credentials (engine-credentials.ts), passed in `config`.
+ */
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
 export const localRegion = 'us-east-1';
 
 export function localDynamoDbClient(endpoint: string, config: DynamoDBClientConfig = {}) {
   return new DynamoDBClient({
+    credentials: localCredentials,
     ...config,
     endpoint,
     region: localRegion,
-    credentials: localCredentials,
   });
 }
 

@@ -130,4 +130,37 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
       expect(await response.text()).toBe('{"message":"Internal server error"}');
     });
   });
+
+  it('gives a cross-origin preflight no allowance, and refuses a POST that carries an Origin', async () => {
+    let invocations = 0;
+    const invoke: Invoke = async () => {
+      invocations += 1;
+      return { statusCode: 204, body: '' };
+    };
+
+    await withGateway(invoke, async (url) => {
+      const preflight = await fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://attacker.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-api-key',
+        },
+      });
+      const fromPage = await fetch(url, {
+        method: 'POST',
+        headers: { origin: 'https://attacker.example', 'content-type': 'text/plain' },
+        body: '{}',
+      });
+
+      for (const response of [preflight, fromPage]) {
+        expect(response.status).toBe(403);
+        const allowances = [...response.headers.keys()].filter((name) =>
+          name.startsWith('access-control-'),
+        );
+        expect(allowances).toEqual([]);
+      }
+    });
+    expect(invocations).toBe(0);
+  });
 });

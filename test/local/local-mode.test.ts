@@ -44,7 +44,8 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
     runScript(
       'simulate',
       [
-        ...['--url', server?.url ?? '', '--key', key, '--seed', seed, '--json'],
+        // No key flag: the simulator reads CALLBACK_API_KEYS, as the server does.
+        ...['--url', server?.url ?? '', '--seed', seed, '--json'],
         ...['--count', String(simulation.count), '--concurrency', '8'],
         ...[
           '--duplicates',
@@ -164,11 +165,15 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
     }
   });
 
-  it("the banner's curl line records a callback", async () => {
-    const curl = /^ {2}(curl .*)$/m.exec(server?.stdout() ?? '')?.[1];
+  it("the banner's curl line records a callback, the key in no argument list", async () => {
+    const curl = /^ {2}(printf .* \| curl .*)$/m.exec(server?.stdout() ?? '')?.[1];
     expect(curl).toBeDefined();
+    expect(server?.stdout()).not.toContain(key);
 
-    const { stdout } = await promisify(execFile)('sh', ['-c', `${curl} -sS`]);
+    // Pasted in the shell that started the server, where CALLBACK_API_KEYS is set.
+    const { stdout } = await promisify(execFile)('sh', ['-c', `${curl} -sS`], {
+      env: { ...process.env, CALLBACK_API_KEYS: key },
+    });
 
     expect(stdout).toMatch(/^HTTP\/1\.1 204/);
     expect(stdout).toMatch(/x-callback-outcome: recorded/i);

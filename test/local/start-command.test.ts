@@ -107,21 +107,24 @@ describe('npm start', () => {
 
     // Another shell: neither DATA_DIR nor the key set there.
     const guessed = await runScript('simulate', ['--count', '3'], {});
+    // As printed, in a shell where CALLBACK_API_KEYS is set too, as the banner says.
     const asPrinted = await runScript(
       'simulate',
       (line?.[2] ?? '').replaceAll("'", '').split(' '),
-      {
-        DATA_DIR: (line?.[1] ?? '').replaceAll("'", ''),
-      },
+      { DATA_DIR: (line?.[1] ?? '').replaceAll("'", ''), CALLBACK_API_KEYS: key },
     );
     const keyless = await runScript('simulate', ['--count', '3'], { DATA_DIR: customDir });
 
-    expect(line?.[2]).toContain(`--key '${key}'`);
+    expect(server.stdout()).not.toContain(key);
+    expect(server.stdout()).toMatch(/read the key from CALLBACK_API_KEYS or CALLBACK_API_KEY/);
+    expect(line?.[2]).not.toMatch(/--key/);
     expect(asPrinted.code, asPrinted.stderr).toBe(0);
     expect(asPrinted.stdout).toContain(server.url);
     expect(guessed.code).not.toBe(0);
     expect(keyless.code).toBe(2);
-    expect(keyless.stderr).toMatch(/takes its keys from its CALLBACK_API_KEYS: pass --key/);
+    expect(keyless.stderr).toMatch(
+      /takes its keys from its CALLBACK_API_KEYS: set CALLBACK_API_KEYS here too, or give --key-file <path> or CALLBACK_API_KEY/,
+    );
   });
 
   it('refuses a bad port with exit 2 and one line saying why', async () => {
@@ -233,19 +236,22 @@ describe('local mode without configuration', () => {
   it('generates a development key, keeps it across restarts, and the simulator finds both URL and key', async () => {
     const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
     const first = await startServer(env);
-    const printedKey = /API key +(\S+)/.exec(first.stdout())?.[1];
 
     const simulated = await runScript('simulate', ['--count', '20', '--json'], env);
     await first.stop();
     const second = await startServer(env);
     await second.stop();
 
-    expect(printedKey).toMatch(/^dev-[0-9a-f]{32}$/);
-    expect(first.stdout()).toMatch(/generated now, saved in/);
-    expect((await readFile(join(folder.path, 'dev-api-key'), 'utf8')).trim()).toBe(printedKey);
+    const key = (await readFile(join(folder.path, 'dev-api-key'), 'utf8')).trim();
+    expect(key).toMatch(/^dev-[0-9a-f]{32}$/);
+    for (const server of [first, second]) {
+      expect(server.stdout()).not.toContain(key);
+      expect(server.stdout()).toMatch(/API key +dev-… \(masked\)/);
+    }
+    expect(first.stdout()).toMatch(/generated now, saved in \S+dev-api-key/);
     expect(simulated.code, simulated.stderr).toBe(0);
+    expect(simulated.stderr).toBe('');
     expect(JSON.parse(simulated.stdout) as Summary).toMatchObject({ url: first.url, recorded: 20 });
-    expect(/API key +(\S+)/.exec(second.stdout())?.[1]).toBe(printedKey);
-    expect(second.stdout()).toMatch(/development key from/);
+    expect(second.stdout()).toMatch(/development key in \S+dev-api-key/);
   });
 });

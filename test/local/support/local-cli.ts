@@ -25,6 +25,7 @@ export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     'AWS_ENDPOINT_URL_DYNAMODB',
     'TABLE_NAME',
     'CALLBACK_API_KEYS',
+    'CALLBACK_API_KEY',
     'CALLBACK_API_KEY_SECRET_ID',
     'HASH_MODE',
     'DATA_DIR',
