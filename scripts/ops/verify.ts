@@ -11,19 +11,21 @@ import {
 import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js';
 import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
 import { type TargetFlags, withTableOptions } from '../query/query-target.js';
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
+import { localData } from '../shared/local-data.js';
+import { localApiKey, runningServer } from '../shared/local-target.js';
 import { terminalText } from '../shared/terminal-text.js';
 
 const program = withTableOptions(
-  commandProgram(
-    'verify',
-    "Check a callback body's hash against an API key, and show what was hashed.",
-  )
-    .argument('[body]', 'the raw body, exactly as received; - for stdin')
-    .option('--key <key>', 'the API key (shell history keeps it: prefer --key-file)')
-    .option('--key-file <path>', 'a file holding the API key (one trailing newline is ignored)')
-    .option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)'),
+  withKeyOptions(
+    commandProgram(
+      'verify',
+      "Check a callback body's hash against an API key, and show what was hashed.",
+    ).argument('[body]', 'the raw body, exactly as received; - for stdin'),
+    "without --table local mode's own key (CALLBACK_API_KEYS' first, else DATA_DIR's dev key)",
+  ).option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)'),
   'with --refusal: a deployed refusals table (RefusalsTableName)',
 ).action(async (bodyPath, options) => {
   if ((bodyPath === undefined) === (options.refusal === undefined)) {
@@ -41,18 +43,20 @@ const program = withTableOptions(
   process.exitCode = verified ? 0 : 1;
 });
 
-async function readKey(options: { key?: string; keyFile?: string }): Promise<string> {
-  if ((options.key === undefined) === (options.keyFile === undefined)) {
-    throw new UsageError('give the key with exactly one of --key or --key-file');
+/** A deployed table's keys are not local mode's: only a local check falls back to them. */
+async function readKey(options: { key?: string; keyFile?: string; table?: string }) {
+  const key = await resolveApiKey(options, 'verify', async () => {
+    if (options.table !== undefined) return undefined;
+    const data = localData(process.env.DATA_DIR);
+    return localApiKey(data, await runningServer(data));
+  });
+  if (key === undefined) {
+    throw new UsageError(
+      `give the key: --key-file <path> or ${apiKeyVariable} (local mode's own key is used ` +
+        'when DATA_DIR holds one)',
+    );
   }
-  const key = options.key ?? (await readInput(options.keyFile as string, 'the key file'));
-  const trimmed = options.key === undefined ? key.replace(/\r?\n$/, '') : key;
-  if (trimmed === '') throw new UsageError('the key is empty');
-  if (trimmed !== trimmed.trim()) {
-    // Said without the key: a pasted key with a space is the likeliest reason for a mismatch.
-    process.stderr.write('verify: note: the key starts or ends with white space\n');
-  }
-  return trimmed;
+  return key;
 }
 
 /** The body kept with a refusal, as the receiver read it (UTF-8 text of the bytes received). */

@@ -6,6 +6,7 @@ import {
   wholeRefusal,
 } from '../query/kept-refusals.js';
 import { withTableOptions } from '../query/query-target.js';
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
 import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, runProgram } from '../shared/command-program.js';
 import { explainNetworkFailure } from '../shared/delivery-failure.js';
@@ -14,13 +15,19 @@ import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-targe
 import { terminalText } from '../shared/terminal-text.js';
 
 const program = withTableOptions(
-  commandProgram('resubmit', "Send a kept refusal's body again and report the answer.")
-    .argument(
-      '<refusal>',
-      `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
-    )
-    .option('--url <url>', 'callback URL (default: the running npm start server)', httpUrl('--url'))
-    .option('--key <key>', 'x-api-key (default for a local URL: the key local mode accepts)')
+  withKeyOptions(
+    commandProgram('resubmit', "Send a kept refusal's body again and report the answer.")
+      .argument(
+        '<refusal>',
+        `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
+      )
+      .option(
+        '--url <url>',
+        'callback URL (default: the running npm start server)',
+        httpUrl('--url'),
+      ),
+    'for a local URL the key local mode accepts',
+  )
     .option('--content-type <type>', 'instead of the kept Content-Type')
     .option('--timeout-ms <n>', 'for the request', positiveInteger('--timeout-ms'), 10_000)
     .addHelpText(
@@ -33,10 +40,14 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
 ).action(async (digest, flags) => {
   const wanted = digestPrefix('<refusal>', digest);
   const data = localData(process.env.DATA_DIR);
-  const url = flags.url ?? (await runningServer(data))?.url;
+  const server = await runningServer(data);
+  const url = flags.url ?? server?.url;
   if (!url) throw new UsageError('no running npm start server found: pass --url <callback URL>');
-  const key = flags.key ?? (isLoopbackUrl(url) ? await localApiKey(data) : undefined);
-  if (!key) throw new UsageError(`pass --key <API key> for ${url}`);
+  const key = await resolveApiKey(flags, 'resubmit', async () =>
+    isLoopbackUrl(url) ? localApiKey(data, server) : undefined,
+  );
+  if (!key)
+    throw new UsageError(`give the API key for ${url}: --key-file <path> or ${apiKeyVariable}`);
 
   const refusal = await wholeRefusal(flags, wanted, 'it cannot be sent again as it was');
   const answer = await send(refusal, url, key, flags).catch((error: unknown) => {

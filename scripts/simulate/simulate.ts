@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SingleBar } from 'cli-progress';
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { callbackBody } from '../shared/gateway-callback.js';
@@ -18,6 +19,7 @@ import { formatSummary, summarize } from './summary.js';
 interface SimulateOptions {
   url?: string;
   key?: string;
+  keyFile?: string;
   count: number;
   concurrency: number;
   duplicates: number;
@@ -31,19 +33,17 @@ interface SimulateOptions {
   json?: boolean;
 }
 
-const program = commandProgram(
-  'simulate',
-  'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
-)
-  .option(
+const program = withKeyOptions(
+  commandProgram(
+    'simulate',
+    'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
+  ).option(
     '--url <url>',
     'callback URL (default: the running npm start server on DATA_DIR, else http://127.0.0.1:$PORT/callback)',
     httpUrl('--url'),
-  )
-  .option(
-    '--key <key>',
-    "x-api-key and hash salt (default for a local URL: CALLBACK_API_KEYS' first key, else the dev key npm start saved)",
-  )
+  ),
+  "for a local URL local mode's own key (CALLBACK_API_KEYS' first, else the saved dev key)",
+)
   .option('--count <n>', 'deliveries, redeliveries included', positiveInteger('--count'), 100)
   .option('--concurrency <n>', 'requests in flight', positiveInteger('--concurrency'), 10)
   .option(
@@ -85,7 +85,9 @@ async function simulate(options: SimulateOptions): Promise<void> {
   const server = options.url ? undefined : await runningServer(data);
   const url =
     options.url ?? server?.url ?? `http://127.0.0.1:${process.env.PORT || '3000'}/callback`;
-  const key = options.key ?? (isLoopbackUrl(url) ? await localApiKey(data, server) : undefined);
+  const key = await resolveApiKey(options, 'simulate', async () =>
+    isLoopbackUrl(url) ? localApiKey(data, server) : undefined,
+  );
   if (!key) throw new UsageError(missingKey(url, server?.keySource));
   const seed = options.seed ?? randomBytes(4).toString('hex');
   const plan = planDeliveries(seededRandom(seed), options);
@@ -130,11 +132,12 @@ async function simulate(options: SimulateOptions): Promise<void> {
 }
 
 function missingKey(url: string, serverKeys: 'environment' | 'generated' | undefined): string {
-  if (!isLoopbackUrl(url)) return 'pass --key with the API key the receiver at this URL accepts';
+  const give = `--key-file <path> or ${apiKeyVariable}`;
+  if (!isLoopbackUrl(url)) return `give the API key the receiver at this URL accepts: ${give}`;
   if (serverKeys === 'environment') {
-    return 'the running server takes its keys from its CALLBACK_API_KEYS: pass --key, or set CALLBACK_API_KEYS here too';
+    return `the running server takes its keys from its CALLBACK_API_KEYS: set CALLBACK_API_KEYS here too, or give ${give}`;
   }
-  return 'no key: pass --key, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key';
+  return `no key: give ${give}, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key`;
 }
 
 await runProgram(program, 'simulate');

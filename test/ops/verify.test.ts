@@ -80,12 +80,50 @@ describe('npm run verify', () => {
 
   it('exits 2 on a body that is not JSON, or without a key', async () => {
     const notJson = await runScript('verify', [await file('x.json', '{"a":'), '--key', 'k'], {});
-    const noKey = await runScript('verify', [await file('a2.json', bodyA)], {});
+    // A data folder without local mode's key in it: no key anywhere.
+    const empty = await mkdtemp(join(tmpdir(), 'verify-no-key-'));
+    const noKey = await runScript('verify', [await file('a2.json', bodyA)], { DATA_DIR: empty });
 
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('the body is not valid JSON');
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain('exactly one of --key or --key-file');
+    expect(noKey.stderr).toContain('give the key: --key-file <path> or CALLBACK_API_KEY');
+  });
+
+  it("reads the key from CALLBACK_API_KEY, or from local mode's dev key file in DATA_DIR", async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'verify-local-'));
+    await writeFile(join(folder, 'dev-api-key'), `${specKey}\n`, { mode: 0o600 });
+    const body = await file('a3.json', bodyA);
+
+    const fromEnvironment = await runScript('verify', [body], { CALLBACK_API_KEY: specKey });
+    const fromLocalMode = await runScript('verify', [body], { DATA_DIR: folder });
+    const deployed = await runScript('verify', [body, '--table', 'deployed'], { DATA_DIR: folder });
+
+    expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0);
+    expect(fromLocalMode.code, fromLocalMode.stderr).toBe(0);
+    // A deployed table's keys are not local mode's: no fallback to the dev key.
+    expect(deployed.code).toBe(2);
+  });
+
+  it('warns in one line when the key comes as --key, and refuses --key with --key-file', async () => {
+    const body = await file('a4.json', bodyA);
+    const keyFile = await file('key5.txt', specKey);
+
+    const typed = await runScript('verify', [body, '--key', specKey], {});
+    const both = await runScript('verify', [body, '--key', specKey, '--key-file', keyFile], {});
+    const missing = await runScript('verify', [body, '--key-file', join(dir, 'absent')], {});
+
+    expect(typed.code).toBe(0);
+    expect(typed.stderr).toBe(
+      "verify: warning: --key leaves the key in shell history and in other users' ps; use --key-file <path> or CALLBACK_API_KEY instead\n",
+    );
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--key-file or --key, not both');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read the key file ${join(dir, 'absent')} (ENOENT)`);
+    for (const result of [typed, both, missing]) {
+      expect(result.stdout + result.stderr).not.toContain(specKey);
+    }
   });
 });
 

@@ -1,6 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../../scripts/simulate/summary.js';
 import { cleanEnv, repoRoot, runScript } from '../local/support/local-cli.js';
@@ -82,6 +85,30 @@ describe('npm run simulate', () => {
     expect(result.stdout).toContain('\n  rejected     3\n');
     expect(result.stdout).toContain('\n  statuses     401 ×3\n');
     expect(result.stdout).toContain(`\n  ×3  ${unauthorized}\n`);
+  });
+
+  it('reads the key from --key-file or CALLBACK_API_KEY, and warns in one line about --key', async () => {
+    const accepting = await scriptedReceiver([{ status: 204 }]);
+    server = accepting.server;
+    const folder = await mkdtemp(join(tmpdir(), 'simulate-key-'));
+    const keyFile = join(folder, 'key');
+    await writeFile(keyFile, 'key-from-file\n', { mode: 0o600 });
+    const send = (args: string[], env: Record<string, string> = {}) =>
+      runScript('simulate', ['--url', accepting.url, '--count', '1', '--json', ...args], env);
+
+    const fromFile = await send(['--key-file', keyFile]);
+    const fromEnvironment = await send([], { CALLBACK_API_KEY: 'key-from-environment' });
+    const typed = await send(['--key', 'key-typed-in']);
+    const absent = await send(['--key-file', join(folder, 'absent')]);
+
+    expect([fromFile.code, fromEnvironment.code, typed.code]).toEqual([0, 0, 0]);
+    expect(accepting.keys()).toEqual(['key-from-file', 'key-from-environment', 'key-typed-in']);
+    expect(fromFile.stderr + fromEnvironment.stderr).toBe('');
+    expect(typed.stderr).toBe(
+      "simulate: warning: --key leaves the key in shell history and in other users' ps; use --key-file <path> or CALLBACK_API_KEY instead\n",
+    );
+    expect(absent.code).toBe(2);
+    expect(absent.stderr).toMatch(/^simulate: cannot read the key file .*absent \(ENOENT\)$/m);
   });
 
   it('Ctrl-C prints the summary so far (not sent, in flight) and exits 130', async () => {

@@ -14,7 +14,9 @@ export interface ScriptedAnswer {
  */
 export async function scriptedReceiver(answers: readonly ScriptedAnswer[] | 'hang') {
   let requests = 0;
+  const keys: (string | undefined)[] = [];
   const server = createServer((request, response) => {
+    keys.push(request.headers['x-api-key'] as string | undefined);
     const answer = answers === 'hang' ? undefined : answers[Math.min(requests, answers.length - 1)];
     requests++;
     request.resume();
@@ -25,5 +27,6 @@ export async function scriptedReceiver(answers: readonly ScriptedAnswer[] | 'han
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
-  return { server, url, requests: () => requests };
+  /** `keys()`: the x-api-key of each request, in order of arrival. */
+  return { server, url, requests: () => requests, keys: () => keys };
 }
