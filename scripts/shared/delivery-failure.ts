@@ -3,8 +3,8 @@ import { terminalText } from './terminal-text.js';
 /** What to do about each refusal, by status; the receiver's problem title says what happened. */
 const advice: Readonly<Record<number, string>> = {
   400: 'the body is not JSON the receiver can read: compare it with docs/callback-interface.md',
-  401: "check --key: it must be one of the receiver's CALLBACK_API_KEYS",
-  403: 'the hash was made with another key or over other text: check --key, or try --no-hash',
+  401: "check the key (--key-file, CALLBACK_API_KEY): it must be one of the receiver's CALLBACK_API_KEYS",
+  403: 'the hash was made with another key or over other text: check the key, or try --no-hash',
   408: 'the receiver timed out reading the request: retry later',
   409: 'the reference is recorded with other content: the receiver keeps the first',
   413: 'the body is larger than the receiver accepts',

@@ -106,7 +106,7 @@ describe('deliver (the gateway retry policy)', () => {
         body: '{"type":"urn:callback-receiver:problem:unauthorized","title":"Missing or unknown API key"}',
       },
       reason:
-        "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS",
+        "401 Missing or unknown API key: check the key (--key-file, CALLBACK_API_KEY): it must be one of the receiver's CALLBACK_API_KEYS",
     },
     {
       refusal: 'an unknown route (API Gateway 403), told from a refused body',

@@ -12,7 +12,7 @@ import { scriptedReceiver } from './support/scripted-receiver.js';
 /** `npm run simulate` as a user runs it, against a receiver that answers as the test says. */
 
 const unauthorized =
-  "401 Missing or unknown API key: check --key: it must be one of the receiver's CALLBACK_API_KEYS";
+  "401 Missing or unknown API key: check the key (--key-file, CALLBACK_API_KEY): it must be one of the receiver's CALLBACK_API_KEYS";
 
 const refusal = {
   status: 401,
