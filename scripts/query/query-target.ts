@@ -107,7 +107,7 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
             throw error;
           },
         );
-        const client = localDynamoDbClient(engine.endpoint, { credentials });
+        const client = localDynamoDbClient(engine.endpoint, { credentials, requestHandler });
         const close = async () => {
           client.destroy();
           await engine.stop();
