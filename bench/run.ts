@@ -54,7 +54,13 @@ export type Settings = typeof settings.full;
 const resultsDir = join(repositoryRoot, 'bench', 'results');
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 
-const program = commandProgram('bench', 'Measures ours against the baseline and prints the table.')
+const program = commandProgram(
+  'bench',
+  'Measures ours against the baseline and prints the table.',
+  {
+    ok: 'measured (figures are printed, never judged)',
+  },
+)
   .option('--smoke', 'every step once, small: the figures mean nothing (CI)', false)
   .option('--write', `write latest.md and latest.json into ${join('bench', 'results')}`, false)
   .option('--out <dir>', 'write latest.md and latest.json into this folder instead')

@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { Option } from '@commander-js/extra-typings';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
-import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../../scripts/shared/command-program.js';
 import { engineCredentialsFor } from '../../scripts/shared/engine-credentials.js';
 import { localData } from '../../scripts/shared/local-data.js';
 import { localDynamoDbClient } from '../../scripts/shared/local-engine.js';
@@ -26,7 +26,14 @@ import { benchKey, callbackSource } from '../support/deliveries.js';
 import { type PhaseOptions, type PhaseResult, runPhase } from '../support/load-phase.js';
 import { startServer } from '../support/server.js';
 
-const command = commandProgram('bench:load', 'Load on the local server, checked against the table.')
+const command = commandProgram(
+  'bench:load',
+  'Load on the local server, checked against the table.',
+  {
+    ok: 'the stored items match the 204s',
+    differences: 'they do not',
+  },
+)
   .option('--duration <s>', 'steady phase seconds (default 60, --short 10)')
   .option('--rate <req/s>', 'steady rate (default half the calibrated throughput)')
   .option('--burst <s>', "burst of this many seconds' worth of requests (default 10, --short 3)")
@@ -122,7 +129,7 @@ async function load(options: ReturnType<typeof command.opts>): Promise<void> {
         `${JSON.stringify({ phases: plain, verification: { rows: checks, ok } }, null, 2)}\n`,
       );
     }
-    if (!ok) process.exitCode = 1;
+    if (!ok) process.exitCode = exitCodes.differences;
   } finally {
     await server.stop();
     await engine?.stop();

@@ -16,7 +16,9 @@ function kinds(value: string): FaultKind[] {
   return list(value) as FaultKind[];
 }
 
-const program = commandProgram('fault-proxy', 'Fails requests to an AWS service the way AWS can.')
+const program = commandProgram('fault-proxy', 'Fails requests to an AWS service the way AWS can.', {
+  ok: 'stopped with Ctrl-C, after printing what it did',
+})
   .requiredOption('--upstream <url>', 'the service to forward to', httpUrl('--upstream'))
   .option('--port <n>', 'port to listen on (default: a free one)', positiveInteger('--port'))
   .option('--fraction <0..1>', 'share of requests to fail', fraction('--fraction'), 0.3)

@@ -7,8 +7,8 @@ import { Option } from '@commander-js/extra-typings';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
 import { optionalWindow, timeWindow } from '../query/time-window.js';
-import { UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { unreadableFile } from '../shared/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { textTable } from '../shared/text-table.js';
 import { type ComparedValues, type ReportFormat, readReport } from './gateway-report.js';
 import {
@@ -23,6 +23,7 @@ const program = withTableOptions(
   commandProgram(
     'reconcile',
     "Compare the gateway's report of completed transactions with what was recorded, by reference.",
+    { ok: 'the report and the table agree', differences: 'differences found' },
   )
     .argument('<report>', 'CSV with a header naming the fields, or JSON Lines; - for stdin')
     .option('--since <ISO>', 'window start, inclusive (default: yesterday 00:00 UTC)')
@@ -42,8 +43,8 @@ const program = withTableOptions(
 ).action(async (reportPath, options) => {
   const window = reconcileWindow(options.since, options.until);
   if (reportPath !== '-') {
-    await access(reportPath, constants.R_OK).catch(() => {
-      throw new UsageError(`cannot read the report ${reportPath}`);
+    await access(reportPath, constants.R_OK).catch((error: unknown) => {
+      throw unreadableFile('the report', reportPath, error);
     });
   }
   const format = options.reportFormat ?? (await detectFormat(reportPath));
@@ -65,7 +66,7 @@ const program = withTableOptions(
         ? `${exactJson({ kind: 'summary', ...summary })}\n`
         : `${findingsTables(findings)}Window ${window.since} to ${window.lastIncluded} in ${target.description}.\n${summaryText(summary)}`,
     );
-    process.exitCode = agrees(summary) ? 0 : 1;
+    process.exitCode = agrees(summary) ? exitCodes.ok : exitCodes.differences;
   });
 });
 

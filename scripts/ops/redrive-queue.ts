@@ -43,6 +43,8 @@ export interface MessageOutcome {
   readonly deleted: boolean;
   readonly outcome?: RepublishOutcome;
   readonly problem?: string;
+  /** Why it was kept: its content (an operator's job) or a failure (the next run may pass). */
+  readonly keptFor?: 'content' | 'failure';
 }
 
 /**
@@ -102,7 +104,8 @@ async function redriveMessage(
   try {
     info = streamBatchInfo(message.Body ?? '');
   } catch (error) {
-    return { messageId, source: 'none', deleted: false, problem: (error as Error).message };
+    const problem = (error as Error).message;
+    return { messageId, source: 'none', deleted: false, problem, keptFor: 'content' };
   }
   let source: MessageOutcome['source'] = 'stream';
   let records: DynamoDBRecord[];
@@ -112,7 +115,8 @@ async function redriveMessage(
     // Trimmed, expired, or the stream is gone: it no longer holds the batch; the table does.
     const gone = [TrimmedDataAccessException, ExpiredIteratorException, ResourceNotFoundException];
     if (!gone.some((type) => error instanceof type)) {
-      return { messageId, source: 'none', deleted: false, problem: (error as Error).message };
+      const problem = (error as Error).message;
+      return { messageId, source: 'none', deleted: false, problem, keptFor: 'failure' };
     }
     source = 'table';
     records = await tableRecords(dependencies, info);
@@ -123,7 +127,9 @@ async function redriveMessage(
     const { ReceiptHandle } = message;
     await dependencies.sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle }));
   }
-  return { messageId, source, deleted, outcome };
+  if (deleted) return { messageId, source, deleted, outcome };
+  const keptFor = outcome.failed.length > 0 ? 'failure' : 'content';
+  return { messageId, source, deleted, outcome, keptFor };
 }
 
 /** Lambda's on-failure message for a stream holds where the batch is, not its records. */

@@ -4,7 +4,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';
 import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';
@@ -13,6 +13,11 @@ const program = withTableOptions(
   commandProgram(
     'redrive',
     "Republish the stream consumer's dead-lettered batches, then delete them.",
+    {
+      ok: 'the queue is drained',
+      differences:
+        'a message kept for its content: not a batch, or records that cannot become events',
+    },
   )
     .addOption(
       new Option(
@@ -40,7 +45,10 @@ const program = withTableOptions(
       ),
     );
     process.stdout.write(redriveReport(outcomes));
-    process.exitCode = outcomes.every((outcome) => outcome.deleted) ? 0 : 1;
+    // A message kept because publishing or reading failed is worth running again (3).
+    const kept = outcomes.filter((outcome) => !outcome.deleted);
+    if (kept.some((outcome) => outcome.keptFor === 'failure')) process.exitCode = exitCodes.failed;
+    else if (kept.length > 0) process.exitCode = exitCodes.differences;
   } finally {
     sqs.destroy();
     streams.destroy();

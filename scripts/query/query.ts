@@ -6,7 +6,7 @@ import {
   type OptionValues,
 } from '@commander-js/extra-typings';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { listRefusals, refusalJson, refusalTable } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
@@ -29,7 +29,10 @@ import { summarize, summaryText } from './transaction-summary.js';
  */
 const streamPageSize = 1000;
 
-const program = commandProgram('query', 'Read the recorded callbacks.').addHelpText(
+const program = commandProgram('query', 'Read the recorded callbacks.', {
+  ok: 'read and printed',
+  differences: 'get: no transaction with that reference',
+}).addHelpText(
   'after',
   `
 Without --table or --endpoint it reads local mode's data (DATA_DIR, default .data): through the
@@ -45,7 +48,7 @@ withTableOptions(
 ).action(async (reference, flags) => {
   await withTarget(flags, async (context) => {
     const found = await getTransaction(context, reference);
-    if (!found.transaction) process.exitCode = 1;
+    if (!found.transaction) process.exitCode = exitCodes.differences;
     if (flags.format === 'json') {
       const transaction = found.transaction ? orderAttributes(found.transaction) : null;
       const conflicts = found.conflicts.map(orderAttributes);

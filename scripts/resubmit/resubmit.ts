@@ -8,7 +8,7 @@ import {
 import { withTableOptions } from '../query/query-target.js';
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
 import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { explainNetworkFailure } from '../shared/delivery-failure.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
@@ -16,7 +16,10 @@ import { terminalText } from '../shared/terminal-text.js';
 
 const program = withTableOptions(
   withKeyOptions(
-    commandProgram('resubmit', "Send a kept refusal's body again and report the answer.")
+    commandProgram('resubmit', "Send a kept refusal's body again and report the answer.", {
+      ok: 'the receiver answered 2xx',
+      differences: 'it refused again (4xx); a 5xx or no answer is a failure (3)',
+    })
       .argument(
         '<refusal>',
         `its digest, or the first ${minDigestPrefix}+ hex digits of it (query refused)`,
@@ -33,8 +36,7 @@ const program = withTableOptions(
     .addHelpText(
       'after',
       `
-Exit code 0 when the receiver answers 2xx, 1 when it refuses again or cannot be reached, 2 for a
-usage error. The key is sent only as x-api-key; it is never printed.`,
+The key is sent only as x-api-key; it is never printed.`,
     ),
   'a deployed refusals table (stack output RefusalsTableName)',
 ).action(async (digest, flags) => {
@@ -60,7 +62,8 @@ usage error. The key is sent only as x-api-key; it is never printed.`,
   const which = `${refusal.digest.slice(0, 16)} (${refusal.reference ?? 'no reference'})`;
   const line = `${which} ${was}; now ${now.join(' ')}`;
   process.stdout.write(`${terminalText(line)}\n`);
-  if (answer.status < 200 || answer.status > 299) process.exitCode = 1;
+  if (answer.status >= 500) process.exitCode = exitCodes.failed;
+  else if (answer.status < 200 || answer.status > 299) process.exitCode = exitCodes.differences;
 });
 
 /** The same delivery the gateway made, judged by the receiver as it is now. */

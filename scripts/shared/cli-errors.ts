@@ -1,4 +1,4 @@
-import { exitCodes } from './command-program.js';
+import { exitCodes } from './exit-codes.js';
 import { terminalText } from './terminal-text.js';
 
 /**
@@ -9,9 +9,15 @@ export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/** The one hint under every usage error, commander's and ours alike. */
+export function usageHint(command: string): string {
+  return `Try: npm run ${command} -- --help`;
+}
+
 /**
- * Prints the error for a person (known errors without stack) and sets a failing exit code. A
- * message may carry stored or received text: escaped for the terminal, line by line.
+ * Prints the error for a person (known errors without stack) and sets its exit code: 2 for a
+ * usage error, 3 for anything else, never 1 (the code for differences found). A message may
+ * carry stored or received text: escaped for the terminal, line by line.
  */
 export function reportFailure(command: string, error: unknown): void {
   const message = (error instanceof Error ? error.message : String(error))
@@ -19,13 +25,30 @@ export function reportFailure(command: string, error: unknown): void {
     .map(terminalText)
     .join('\n');
   if (error instanceof UsageError) {
-    process.stderr.write(`${command}: ${message}\nTry: npm run ${command} -- --help\n`);
+    process.stderr.write(`${command}: ${message}\n${usageHint(command)}\n`);
     process.exitCode = exitCodes.usage;
     return;
   }
   process.stderr.write(`${command} failed: ${message}\n`);
   if (error instanceof Error && process.env.DEBUG) process.stderr.write(`${error.stack}\n`);
   process.exitCode = exitCodes.failed;
+}
+
+/**
+ * Why a file given on the command line could not be read, in words (`no such file` for ENOENT),
+ * and the name as given, cut short: a body pasted where a path belongs is not echoed whole.
+ */
+export function unreadableFile(what: string, path: string, error: unknown): UsageError {
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EISDIR: 'it is a folder',
+    ENAMETOOLONG: 'the name is too long for a file',
+  };
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  const reason = reasons[code] ?? (code || (error instanceof Error ? error.message : 'unreadable'));
+  const name = path.length > 60 ? `${path.slice(0, 60)}… (${path.length} characters)` : path;
+  return new UsageError(`cannot read ${what} ${name}: ${reason}`);
 }
 
 // Each parser takes the option's name and returns commander's argParser, naming it in its error.

@@ -1,32 +1,59 @@
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { reportFailure } from './cli-errors.js';
+import { reportFailure, usageHint } from './cli-errors.js';
+import { exitCodes } from './exit-codes.js';
+import { npmHint } from './npm-hint.js';
+
+export { exitCodes };
+
+/** What 0 (and, for a command that checks something, 1) mean for one command. */
+export interface ExitMeanings {
+  readonly ok: string;
+  readonly differences?: string;
+  readonly interrupted?: string;
+}
+
+const meaningsOf = new WeakMap<CommandUnknownOpts, ExitMeanings>();
 
 /**
- * Exit codes shared by every tool: 0 done, 1 failed (or found differences), 2 the command line
- * or its input was wrong, 130 stopped by Ctrl-C (after saying what was done). Commander exits 1
- * on a usage error by default; this makes it 2.
+ * A commander program for `npm run <name>`: usage errors are one `<name>: …` line and the hint,
+ * exit 2; its `--help` ends with the exit codes, told in `exits` for this command.
  */
-export const exitCodes = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
-
-/** A commander program for `npm run <name>`: usage errors exit 2 and point at `--help`. */
-export function commandProgram(name: string, description: string) {
-  return new Command(`npm run ${name} --`)
+export function commandProgram(name: string, description: string, exits: ExitMeanings) {
+  const program = new Command(`npm run ${name} --`)
     .description(description)
-    .showHelpAfterError(`(npm run ${name} -- --help for usage)`)
+    .showHelpAfterError(usageHint(name))
+    .configureOutput({
+      // Commander's `error: …` becomes `<name>: …`, as every other usage error reads.
+      outputError: (message, write) => write(message.replace(/^error: /, `${name}: `)),
+    })
     .exitOverride();
+  meaningsOf.set(program, exits);
+  return program;
 }
 
 /**
  * Parses argv and runs the chosen action. Commander has already printed its own message for a
- * usage error; anything the action throws is reported by reportFailure (UsageError exits 2).
+ * usage error; anything the action throws is reported by reportFailure (UsageError exits 2,
+ * anything else 3), and so is an exception nothing caught, so a crash never exits 1.
  */
 export async function runProgram(
   program: CommandUnknownOpts,
   name: string,
   argv: readonly string[] = process.argv,
 ): Promise<void> {
-  // Subcommands inherit exitOverride only when they are created after it is set; set it on all.
-  for (const command of allCommands(program)) command.exitOverride();
+  // Node exits 1 on an uncaught exception or unhandled rejection: 1 means "differences" here.
+  process.on('uncaughtException', (error) => {
+    reportFailure(name, error);
+    process.exit();
+  });
+  const helpText = exitCodesHelp(meaningsOf.get(program) ?? { ok: 'done' });
+  for (const command of allCommands(program)) {
+    // Subcommands inherit exitOverride and output only when created after they are set.
+    command.exitOverride().configureOutput(program.configureOutput());
+    if (command !== program) command.showHelpAfterError(usageHint(name));
+    // Registered last, so it follows any help text the command added itself.
+    command.addHelpText('after', helpText);
+  }
   // `npm start -- --in-memory -- --port 3011` hands the second `--` through: a command without
   // operands has no use for it, so it does not end the options there.
   const operandless = program.registeredArguments.length === 0 && program.commands.length === 0;
@@ -34,11 +61,28 @@ export async function runProgram(
     await program.parseAsync(operandless ? argv.filter((arg) => arg !== '--') : [...argv]);
   } catch (error) {
     if (error instanceof CommanderError) {
+      if (error.exitCode !== 0) {
+        const hint = npmHint(name, error.code, allCommands(program));
+        if (hint) process.stderr.write(`${hint}\n`);
+      }
       process.exitCode = error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
       return;
     }
     reportFailure(name, error);
   }
+}
+
+/** The end of every `--help`: this command's meanings, the shared ones, where they are told. */
+export function exitCodesHelp(exits: ExitMeanings): string {
+  const rows: [number, string][] = [
+    [exitCodes.ok, exits.ok],
+    ...(exits.differences ? [[exitCodes.differences, exits.differences] as [number, string]] : []),
+    [exitCodes.usage, 'usage or input error: nothing was done'],
+    [exitCodes.failed, 'failed: a crash, an unreachable table or server, a lost connection'],
+    ...(exits.interrupted ? [[exitCodes.interrupted, exits.interrupted] as [number, string]] : []),
+  ];
+  const lines = rows.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`);
+  return `\nExit codes (the same in every command: docs/tools.md):\n${lines.join('\n')}`;
 }
 
 function allCommands(command: CommandUnknownOpts): CommandUnknownOpts[] {

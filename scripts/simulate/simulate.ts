@@ -37,6 +37,11 @@ const program = withKeyOptions(
   commandProgram(
     'simulate',
     'Sends realistic completion callbacks, signed as the gateway signs them, and reports the answers.',
+    {
+      ok: 'every delivery acknowledged',
+      differences: 'a delivery refused (4xx); none left without an answer or with a 5xx (3)',
+      interrupted: 'stopped with Ctrl-C, after the summary so far',
+    },
   ).option(
     '--url <url>',
     'callback URL (default: the running npm start server on DATA_DIR, else http://127.0.0.1:$PORT/callback)',
@@ -74,9 +79,7 @@ const program = withKeyOptions(
     'after',
     `
 Retries: no response, 408, 429 and 5xx, with exponential backoff and Retry-After; other 4xx are
-final. Every failure is explained in one line. Ctrl-C prints the summary so far.
-Exit codes: 0 all acknowledged, 1 any delivery rejected or still failing (130 if interrupted),
-2 usage or input error.`,
+final. Every failure is explained in one line. Ctrl-C prints the summary so far.`,
   )
   .action(simulate);
 
@@ -128,7 +131,9 @@ async function simulate(options: SimulateOptions): Promise<void> {
     options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary),
   );
   if (summary.interrupted) process.exit(exitCodes.interrupted);
-  if (summary.rejected > 0 || summary.failed > 0) process.exitCode = exitCodes.failed;
+  // Still failing after every attempt (no answer, 5xx) is a failure; a refusal is an answer.
+  if (summary.failed > 0) process.exitCode = exitCodes.failed;
+  else if (summary.rejected > 0) process.exitCode = exitCodes.differences;
 }
 
 function missingKey(url: string, serverKeys: 'environment' | 'generated' | undefined): string {

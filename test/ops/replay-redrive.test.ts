@@ -247,6 +247,8 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     const first = await redrive(queue, failing.publisher);
 
     expect(first.map((o) => o.deleted)).toEqual([true, false, true]);
+    // Kept for a failed publish: the next run may pass (redrive exits 3, not 1).
+    expect(first[1]?.keptFor).toBe('failure');
     expect(queue.deleted).toEqual(['m0', 'm2']);
     // Nothing was deleted that was not published: every record of a deleted message is on the bus.
     const onBus = new Set(failing.published);
@@ -298,6 +300,8 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
       expect.objectContaining({
         deleted: false,
         problem: expect.stringContaining('DDBStreamBatchInfo'),
+        // Kept for its content: running again will not help (redrive exits 1).
+        keptFor: 'content',
       }),
     ]);
     expect(queue.remaining()).toEqual(['m0']);

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
@@ -62,6 +62,38 @@ describe('npm run simulate', () => {
       statuses: { '401': 4 },
       problems: { [unauthorized]: 4 },
     });
+  });
+
+  it('exits 3, not 1, when a delivery is still failing after its attempts', async () => {
+    const failing = await scriptedReceiver([{ status: 500 }]);
+    server = failing.server;
+
+    const result = await runScript(
+      'simulate',
+      ['--url', failing.url, '--key', 'k', '--count', '2', '--max-attempts', '1', '--json'],
+      {},
+    );
+
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout) as Summary).toMatchObject({ failed: 2, rejected: 0 });
+  });
+
+  it('with the `--` forgotten, says npm kept the options and how to pass them', async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      execFile(
+        'npm',
+        ['run', '-s', 'simulate', '--count', '5'],
+        { cwd: repoRoot, env: cleanEnv({}) },
+        (error, _stdout, stderr) => done({ code: error ? Number(error.code) : 0, stderr }),
+      );
+    });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'simulate: too many arguments. Expected 0 arguments but got 1: 5.\n' +
+        'Try: npm run simulate -- --help\n' +
+        'Options go after --, else npm keeps them (it took --count): npm run simulate -- --count …\n',
+    );
   });
 
   it('prints the summary for a person, with each failure explained under it', async () => {
