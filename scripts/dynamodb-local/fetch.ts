@@ -10,6 +10,7 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { commandProgram, runProgram } from '../shared/command-program.js';
 
 const run = promisify(execFile);
 
@@ -82,4 +83,13 @@ async function isComplete(dir: string): Promise<boolean> {
   return marker.trim() === pinned.integrity;
 }
 
-if (import.meta.main) console.log(await fetchDynamoDbLocal({ log: console.log }));
+if (import.meta.main) {
+  const program = commandProgram(
+    'dynamodb-local:fetch',
+    `Downloads DynamoDB Local (${pinned.name}@${pinned.version}, about 57 MB) into .cache once, checked against its pinned integrity, and prints its folder.`,
+    { ok: 'DynamoDB Local is in the cache (its folder printed)' },
+  ).action(async () => {
+    console.log(await fetchDynamoDbLocal({ log: console.log }));
+  });
+  await runProgram(program, 'dynamodb-local:fetch');
+}
