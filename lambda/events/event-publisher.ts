@@ -20,7 +20,8 @@ const retryableErrorCodes = new Set(['InternalFailure', 'ThrottlingException']);
 /** What became of one entry. */
 export type EntryOutcome =
   | { readonly status: 'published'; readonly eventId: string }
-  | { readonly status: 'failed'; readonly errorCode: string }
+  /** `errorMessage`: EventBridge's, or the SDK's when the call failed (what an operator reads). */
+  | { readonly status: 'failed'; readonly errorCode: string; readonly errorMessage?: string }
   /**
    * Never sent: an earlier entry failed, or the time left could not hold another PutEvents (see
    * {@link EventBridgePublisher.publish}).
@@ -125,13 +126,21 @@ export class EventBridgePublisher implements EventPublisher {
             outcomes[index] = { status: 'published', eventId: result.EventId };
           } else {
             const errorCode = result?.ErrorCode ?? 'MissingResultEntry';
-            outcomes[index] = { status: 'failed', errorCode };
+            const errorMessage = result?.ErrorMessage;
+            outcomes[index] = {
+              status: 'failed',
+              errorCode,
+              ...(errorMessage && { errorMessage }),
+            };
             if (retryableErrorCodes.has(errorCode)) retry.push(index);
           }
         });
       } catch (error) {
         const errorCode = error instanceof Error ? error.name : 'UnknownError';
-        for (const index of pending) outcomes[index] = { status: 'failed', errorCode };
+        const errorMessage = error instanceof Error ? error.message : undefined;
+        for (const index of pending) {
+          outcomes[index] = { status: 'failed', errorCode, ...(errorMessage && { errorMessage }) };
+        }
         // A call that timed out or was aborted may have been put: it is not sent again now (the
         // stream redelivers it, and consumers dedupe). One EventBridge refused as a whole is.
         if (!notTaken(error) || attempt >= this.maxEntryAttempts) return false;

@@ -2,7 +2,7 @@
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { busOption, destination, replayTransactions } from './republish.js';
 
@@ -10,6 +10,10 @@ const program = withTableOptions(
   commandProgram(
     'replay',
     'Republish recorded transactions to the event bus, as the stream consumer did.',
+    {
+      ok: 'everything asked for was published',
+      differences: 'a reference not found, or a record that cannot become an event',
+    },
   )
     .argument('[references...]', 'the references to republish')
     .option('--since <ISO>', 'instead of references: everything received from this time')
@@ -32,11 +36,15 @@ const program = withTableOptions(
     ...summary.unpublishable.map(({ record, problem }) => `unpublishable: ${record} (${problem})`),
   ];
   if (summary.failed.length > 0) {
-    lines.push('Run it again once the cause is fixed: consumers dedupe on reference.');
+    const causes = [...new Set(summary.failed.map(({ problem }) => problem))];
+    const cause = causes.length === 1 ? `the cause (${causes[0]})` : 'the causes above';
+    lines.push(`Run it again once ${cause} is fixed: consumers dedupe on reference.`);
   }
   process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
+  // A publish that failed is worth running again (3); a missing reference is an answer (1).
   const { failed, unpublishable, notFound } = summary;
-  process.exitCode = failed.length + unpublishable.length + notFound.length === 0 ? 0 : 1;
+  if (failed.length > 0) process.exitCode = exitCodes.failed;
+  else if (unpublishable.length + notFound.length > 0) process.exitCode = exitCodes.differences;
 });
 
 await runProgram(program, 'replay');

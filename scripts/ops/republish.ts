@@ -71,10 +71,20 @@ export async function republish(
     if (event === undefined) return;
     const reference = event.detail.reference;
     if (outcome.status === 'published') published.push({ reference, detailType: event.detailType });
-    else if (outcome.status === 'failed') failed.push({ reference, problem: outcome.errorCode });
+    else if (outcome.status === 'failed') failed.push({ reference, problem: problemOf(outcome) });
     else failed.push({ reference, problem: 'not sent after an earlier failure' });
   });
   return { published, failed, unpublishable };
+}
+
+/**
+ * `CredentialsProviderError: Could not load credentials from any providers`: the name alone said
+ * nothing. The SDK's and EventBridge's messages carry no secret; cut short, escaped when printed.
+ */
+function problemOf({ errorCode, errorMessage }: { errorCode: string; errorMessage?: string }) {
+  if (!errorMessage) return errorCode;
+  const message = errorMessage.length > 200 ? `${errorMessage.slice(0, 200)}…` : errorMessage;
+  return `${errorCode}: ${message.replace(/\s+/g, ' ')}`;
 }
 
 /** A table item as the INSERT record the stream carried (items never change once written). */

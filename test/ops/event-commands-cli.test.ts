@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { recordOf } from '../events/stream-records.js';
-import { runScript } from '../local/support/local-cli.js';
+import { freePort, runScript } from '../local/support/local-cli.js';
 import { createTestTable, engineEndpoint, type TestTable } from '../support/engines.js';
 import { transaction } from '../support/fixtures.js';
 
@@ -71,6 +71,21 @@ describe('npm run replay', () => {
 
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('not found: no-such-reference');
+  });
+
+  it('exits 3 when the bus cannot be reached, saying why beside the reference and in the advice', async () => {
+    const unreachable = `http://127.0.0.1:${await freePort()}`;
+
+    const result = await runScript('replay', [reference, '--bus', 'payments'], {
+      ...env,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: unreachable,
+    });
+
+    expect(result.code).toBe(3);
+    expect(result.stdout).toContain(`not published: ${reference} (`);
+    const [cause] = /\(([^()]*ECONNREFUSED[^()]*)\)/.exec(result.stdout)?.slice(1) ?? [];
+    expect(cause).toMatch(/^\w+: connect ECONNREFUSED/);
+    expect(result.stdout).toContain(`Run it again once the cause (${cause}) is fixed`);
   });
 
   it('exits 2 without a bus, or with both references and a window', async () => {
