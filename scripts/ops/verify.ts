@@ -12,8 +12,8 @@ import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js'
 import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
 import { type TargetFlags, withTableOptions } from '../query/query-target.js';
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
-import { UsageError } from '../shared/cli-errors.js';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { UsageError, unreadableFile } from '../shared/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
 import { localApiKey, runningServer } from '../shared/local-target.js';
 import { terminalText } from '../shared/terminal-text.js';
@@ -23,7 +23,8 @@ const program = withTableOptions(
     commandProgram(
       'verify',
       "Check a callback body's hash against an API key, and show what was hashed.",
-    ).argument('[body]', 'the raw body, exactly as received; - for stdin'),
+      { ok: 'the hash verifies', differences: 'it does not, or the body carries no hash' },
+    ).argument('[body-file]', 'a file holding the raw body, exactly as received; - for stdin'),
     "without --table local mode's own key (CALLBACK_API_KEYS' first, else DATA_DIR's dev key)",
   ).option('--refusal <digest>', 'instead of a body: a refusal kept for audit (query refused)'),
   'with --refusal: a deployed refusals table (RefusalsTableName)',
@@ -40,7 +41,7 @@ const program = withTableOptions(
   const digests = candidates.map((text) => computeHash(text, key));
   const verified = received !== undefined && verifyHash(candidates, key, received);
   process.stdout.write(describe(received, verified, candidates, digests));
-  process.exitCode = verified ? 0 : 1;
+  process.exitCode = verified ? exitCodes.ok : exitCodes.differences;
 });
 
 /** A deployed table's keys are not local mode's: only a local check falls back to them. */
@@ -66,10 +67,15 @@ async function refusedBody(digest: string, flags: TargetFlags): Promise<string> 
 }
 
 async function readInput(path: string, what: string): Promise<string> {
+  if (/^\s*[{[]/.test(path)) {
+    throw new UsageError(
+      `${what} is read from a file: save the body to a file and give its path, or pipe it to -`,
+    );
+  }
   try {
     return path === '-' ? await text(process.stdin) : await readFile(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read ${what} ${path}`);
+  } catch (error) {
+    throw unreadableFile(what, path, error);
   }
 }
 

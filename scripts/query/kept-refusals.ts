@@ -66,14 +66,14 @@ export async function wholeRefusal(
     flags,
     async (target) => {
       const found = await findRefusal(target, digest);
-      if (!found) throw new Error(`no kept refusal ${digest} in ${target.description}`);
+      if (!found) throw new UsageError(`no kept refusal ${digest} in ${target.description}`);
       return found;
     },
     'refusals',
   );
   if (refusal.bodyKept === 'part') {
     const kept = `${refusal.body.length} of ${refusal.bodyBytes} bytes`;
-    throw new Error(`only the first ${kept} of that body were kept: ${why}`);
+    throw new UsageError(`only the first ${kept} of that body were kept: ${why}`);
   }
   return refusal;
 }
@@ -98,7 +98,9 @@ export async function findRefusal(
     refusal.digest.startsWith(wanted),
   );
   if (found.length > 1) {
-    throw new Error(`${found.length} kept refusals start with ${wanted}: give more of the digest.`);
+    throw new UsageError(
+      `${found.length} kept refusals start with ${wanted}: give more of the digest.`,
+    );
   }
   return found[0];
 }

@@ -1,5 +1,8 @@
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../lambda/json/json-text.js';
+import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
 import { transaction } from '../support/fixtures.js';
 import {
   dataFolder,
@@ -62,5 +65,28 @@ describe('refusals in local mode (query refused, resubmit)', () => {
     expect(got.code, got.stderr).toBe(0);
     expect(JSON.parse(got.stdout).transaction.rawBody).toBe(body);
     await server.stop();
+  }, 120_000);
+
+  it('verify --refusal finds the dev key npm start saved, as simulate and resubmit do', async () => {
+    const own = { DATA_DIR: `${folder.path}-dev-key`, PORT: String(await freePort()) };
+    server = await startServer(own);
+    const devKey = (await readFile(join(own.DATA_DIR, 'dev-api-key'), 'utf8')).trim();
+    const body = callbackBody(sampleTransaction({ currency: 'lira' }), devKey);
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': devKey },
+      body,
+    });
+    expect(refused.status).toBe(422);
+    const listed = await runScript('query', ['refused', '--format', 'json'], own);
+    const [kept] = JSON.parse(listed.stdout) as { digest: string }[];
+
+    const verified = await runScript('verify', ['--refusal', kept?.digest ?? ''], own);
+
+    expect(verified.stderr).toBe('');
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toMatch(/^Verified: the hash matches/);
+    await server.stop();
+    await rm(own.DATA_DIR, { recursive: true, force: true });
   }, 120_000);
 });

@@ -125,6 +125,24 @@ describe('npm run verify', () => {
       expect(result.stdout + result.stderr).not.toContain(specKey);
     }
   });
+
+  it('exits 2 on a body given where its file belongs, without echoing it', async () => {
+    const result = await runScript('verify', [bodyA, '--key', 'k'], {});
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('the body is read from a file');
+    expect(result.stderr).not.toContain(exampleA.hash);
+    expect(result.stderr.split('\n').every((line) => line.length < 120)).toBe(true);
+  });
+
+  it('names why a body file cannot be read', async () => {
+    const result = await runScript('verify', [join(dir, 'missing.json'), '--key', 'k'], {});
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `cannot read the body ${join(dir, 'missing.json')}: no such file`,
+    );
+  });
 });
 
 describe('npm run verify --refusal, on a body kept with a refusal', () => {
@@ -178,7 +196,7 @@ describe('npm run verify --refusal, on a body kept with a refusal', () => {
     expect(wrong.stdout.match(/sha256 [0-9a-f]{64}/g)).toHaveLength(3);
   });
 
-  it('says so when only part of the body was kept, or none is kept under that digest', async () => {
+  it('exits 2 when only part of the body was kept, or none is kept under that digest', async () => {
     const digest = await keep(bodyA, Buffer.from(bodyA.slice(0, 40), 'utf8'));
     const keyFile = await file('key4.txt', specKey);
 
@@ -190,9 +208,9 @@ describe('npm run verify --refusal, on a body kept with a refusal', () => {
     );
     const both = await runScript('verify', ['-', '--refusal', digest, '--key-file', keyFile], env);
 
-    expect(part.code).toBe(1);
+    expect(part.code).toBe(2);
     expect(part.stderr).toContain('only the first 40 of');
-    expect(absent.code).toBe(1);
+    expect(absent.code).toBe(2);
     expect(absent.stderr).toContain(`no kept refusal ${'f'.repeat(64)}`);
     expect(both.code).toBe(2);
   });
