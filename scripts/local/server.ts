@@ -4,6 +4,7 @@ import { type HashMode, hashModes } from '../../lambda/config/config.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { DataFolderBusyError } from '../shared/data-lock.js';
+import { checkPortFree } from '../shared/free-port.js';
 import { inMemory } from '../shared/local-data.js';
 import { isLoopbackHost } from '../shared/local-target.js';
 import { banner } from './banner.js';
@@ -12,6 +13,7 @@ import { type LocalServer, startLocalServer } from './local-server.js';
 const program = commandProgram(
   'start',
   'Serves POST /callback with the real Lambda handler and an embedded DynamoDB.',
+  { ok: 'stopped cleanly (Ctrl-C, SIGTERM)' },
 )
   .option('--in-memory', 'keep nothing: the same as DATA_DIR=:memory:', false)
   .addOption(
@@ -29,9 +31,7 @@ Environment:
   TABLE_NAME                 table (default callback-transactions)
   CALLBACK_API_KEYS          accepted keys, comma-separated (default: a generated dev key)
   HASH_MODE                  ${hashModes.join(' | ')} (default if-present)
-  AWS_ENDPOINT_URL_DYNAMODB  use this DynamoDB instead of the embedded one
-
-Exit codes: 0 stopped cleanly, 1 failed to start or to stop, 2 usage or configuration error.`,
+  AWS_ENDPOINT_URL_DYNAMODB  use this DynamoDB instead of the embedded one`,
   )
   .action(start);
 
@@ -47,6 +47,12 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
   // Names and raw bodies go to disk: files for the owner alone, whatever the shell's umask.
   process.umask(0o077);
 
+  // Before the data folder and its dev key are made: a busy port fails with nothing created.
+  if (options.port !== 0) {
+    await checkPortFree(host, options.port).catch((error: unknown) => {
+      throw new Error(describe(error), { cause: error });
+    });
+  }
   const server = await startLocalServer({
     port: options.port,
     host,

@@ -1,4 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody } from '../../scripts/shared/gateway-callback.js';
@@ -134,6 +136,26 @@ describe('npm start', () => {
     expect(result.stderr).toMatch(
       /^start: the port \(--port or PORT\) must be 0-65535, got 70000$/m,
     );
+  });
+
+  it('on a busy port fails with exit 3 in one line, before making the data folder or a key', async () => {
+    const busy = createServer();
+    await new Promise<void>((listening) => busy.listen(0, '127.0.0.1', listening));
+    const { port } = busy.address() as AddressInfo;
+    const dataDir = join(folder.path, 'never-made');
+    try {
+      const result = await runScript('start', [], { DATA_DIR: dataDir, PORT: String(port) });
+
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^start failed: .*EADDRINUSE.*${port}: set PORT to a free port \\(or 0 for any\\)\\.\n$`,
+        ),
+      );
+      await expect(stat(dataDir)).rejects.toMatchObject({ code: 'ENOENT' });
+    } finally {
+      busy.close();
+    }
   });
 });
 
