@@ -64,8 +64,8 @@ export interface TableDefinition {
 
 /**
  * Index names. A changed key or projection needs a new name: DynamoDB cannot alter an index in
- * place, and CloudFormation creates or deletes one index per stack update (docs/querying.md,
- * "Upgrading"). `byUser` and `byTime` replaced `byUsername` and `byReceivedShard`.
+ * place, and CloudFormation creates or deletes one index per stack update, so a new index is
+ * deployed beside the one it replaces before that one is removed.
  */
 export const indexNames = {
   byUser: 'byUser',

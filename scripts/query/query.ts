@@ -13,7 +13,6 @@ import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
 import { conflictsTable, detailTable, writeItems } from './transaction-output.js';
 import {
-  backfillTimeShard,
   getTransaction,
   listByTime,
   listByUsername,
@@ -110,19 +109,6 @@ withTableOptions(
     const items = listByTime({ ...target, pageSize: streamPageSize }, window, {});
     const byDay = flags.by === 'day';
     write(summaryText(await summarize(items, { byDay }), flags.format, byDay));
-  });
-});
-
-withTableOptions(
-  program
-    .command('backfill-time-shard')
-    .description(
-      'upgrading from byReceivedShard: give items written before byTime their timeShard (a scan)',
-    ),
-).action(async (flags) => {
-  await withTarget(flags, async (target) => {
-    const updated = await backfillTimeShard(target);
-    write(`${updated} transaction${updated === 1 ? '' : 's'} given a timeShard.\n`);
   });
 });
 

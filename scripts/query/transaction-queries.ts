@@ -6,10 +6,8 @@ import {
   paginateQuery,
   paginateScan,
   type QueryCommandInput,
-  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
-import { timeShard } from '../../lambda/storage/transaction-item.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
 
@@ -264,45 +262,4 @@ export async function* conflictItems(
   )) {
     yield* page.Items ?? [];
   }
-}
-
-/**
- * Gives items written before `byTime` existed their `timeShard`: keys only, conditional writes,
- * so it is safe to run again or beside the receiver. Returns how many it updated.
- */
-export async function backfillTimeShard({ client, tableName }: QueryContext): Promise<number> {
-  let updated = 0;
-  const names = { '#shard': attributes.timeShard, '#reference': attributes.reference };
-  const pages = paginateScan(
-    { client },
-    {
-      TableName: tableName,
-      FilterExpression: '#record = :transaction AND attribute_not_exists(#shard)',
-      ProjectionExpression: '#reference',
-      ExpressionAttributeNames: { ...names, '#record': 'record' },
-      ExpressionAttributeValues: { ':transaction': { S: 'transaction' } },
-    },
-  );
-  for await (const page of pages) {
-    for (const key of page.Items ?? []) {
-      const reference = key[attributes.reference]?.S;
-      if (reference === undefined) continue;
-      const update = new UpdateItemCommand({
-        TableName: tableName,
-        Key: { [attributes.reference]: { S: reference } },
-        UpdateExpression: 'SET #shard = :shard',
-        ConditionExpression: 'attribute_exists(#reference) AND attribute_not_exists(#shard)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':shard': { S: String(timeShard(reference)) } },
-      });
-      await client.send(update).then(
-        () => updated++,
-        (error: unknown) => {
-          // Another run set it meanwhile: nothing left to do for this item.
-          if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-        },
-      );
-    }
-  }
-  return updated;
 }

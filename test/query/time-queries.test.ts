@@ -1,12 +1,15 @@
 import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { timeShards } from '../../lambda/storage/table-definition.js';
-import { transactionItem } from '../../lambda/storage/transaction-item.js';
+import {
+  indexNames,
+  type TableDefinition,
+  timeShards,
+  transactionsTable,
+} from '../../lambda/storage/table-definition.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
 import type { StoredItem } from '../../scripts/query/stored-item.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import {
-  backfillTimeShard,
   listByTime,
   listByUsername,
   type QueryContext,
@@ -15,8 +18,7 @@ import { summarize } from '../../scripts/query/transaction-summary.js';
 import { createTableInput } from '../../scripts/shared/create-table-input.js';
 import { ensureTable } from '../../scripts/shared/local-engine.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../support/engines.js';
-import { legacyItem, legacyTable } from '../support/legacy-time-index.js';
-import { storeItems, storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
+import { storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
 
 const end = new Date('2026-11-20T00:00:00.000Z');
 /** 300 transactions over three days before `end`, with big and fractional amounts. */
@@ -137,36 +139,20 @@ describe.each(engines)('time-window queries on %s', (engine: Engine) => {
   });
 });
 
-describe.each(engines)('upgrading from the day-bucket index on %s', (engine: Engine) => {
+describe.each(engines)('a table whose indexes differ on %s', (engine: Engine) => {
   let table: TestTable;
   beforeAll(async () => {
     table = await createTestTable(engine);
   });
   afterAll(() => table?.drop());
 
-  it('backfill-time-shard puts items written before byTime into it, once', async () => {
-    const old = records.slice(0, 40).map((record) => legacyItem(transactionItem(record)));
-    await storeItems(table.client, table.tableName, old);
-    const context = { client: table.client, tableName: table.tableName };
-    const window = timeWindow('2000-01-01', '2026-11-20');
-    const before = await collect(listByTime(context, window, {}));
-
-    const updated = await backfillTimeShard(table);
-    const again = await backfillTimeShard(table);
-
-    expect(before).toHaveLength(0);
-    expect(updated).toBe(40);
-    expect(again).toBe(0);
-    expect(referencesOf(await collect(listByTime(context, window, {})))).toEqual(
-      expectedIn('0', '9')
-        .filter((record) => records.indexOf(record) < 40)
-        .map((record) => record.transaction.reference),
-    );
-  });
-
-  it('local mode refuses a table built with the old indexes, saying what to do', async () => {
-    const name = `old-${table.tableName}`;
-    await table.client.send(new CreateTableCommand(createTableInput(name, legacyTable)));
+  it('is refused by local mode, saying what to do', async () => {
+    const name = `drifted-${table.tableName}`;
+    const withoutByUser: TableDefinition = {
+      ...transactionsTable,
+      indexes: transactionsTable.indexes.filter((index) => index.indexName !== indexNames.byUser),
+    };
+    await table.client.send(new CreateTableCommand(createTableInput(name, withoutByUser)));
 
     await expect(ensureTable(table.client, name, { create: false })).rejects.toThrow(
       /index byUser is missing.*older version.*delete the data folder/s,

@@ -49,7 +49,7 @@ export function syntheticRecords(options: {
 }
 
 /** Writes items 25 to a request, several requests at once, retrying what the engine left. */
-export async function storeItems(
+async function storeItems(
   client: DynamoDBClient,
   tableName: string,
   items: readonly Item[],
