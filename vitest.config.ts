@@ -37,9 +37,9 @@ export default defineConfig({
       reporter: ['text-summary'],
       reportsDirectory: '.cache/coverage',
       reportOnFailure: true,
-      // At least 95% of lines and of branches (issue 12). What is left uncovered is mostly
-      // fallbacks the strict types ask for and the composition never reaches (a budget or key
-      // that an earlier middleware always sets); a new branch needs a test that proves it.
+      // At least 95% of lines and of branches. What is left uncovered is mostly fallbacks the
+      // strict types ask for and the composition never reaches (a budget or key that an earlier
+      // middleware always sets); a new branch needs a test that proves it.
       thresholds: { lines: 95, branches: 95 },
     },
   },

@@ -33,8 +33,9 @@ export type CallbackReceiverStackProps = Omit<
 
 /**
  * API Gateway → Lambda → DynamoDB receiver for payment-gateway completion callbacks.
- * Built from constructs and exposing them, so later issues (an EventBridge bus fed by the
- * table stream) can add to this stack without reaching into it.
+ * Built from constructs and exposing them, so one part is wired to another (the event bus fed by
+ * the table's stream, the alarms on the function) through their public members, not their
+ * insides.
  */
 export class CallbackReceiverStack extends Stack {
   readonly table: Table;

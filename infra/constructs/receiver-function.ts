@@ -22,8 +22,8 @@ export const dynamodbMaxAttempts = 3;
 /**
  * 10 s: above the 6 s SDK worst case, far inside API Gateway's 29 s integration limit, so the
  * function always answers (503 + Retry-After) before the gateway gives up with its own 504.
- * 512 MB: arm64 CPU scales with memory; enough for a fast cold start of the bundled SDK.
- * Both are a starting point: the benchmark issue refines them from measurements.
+ * 512 MB: arm64 CPU scales with memory; enough for a fast cold start of the bundled SDK
+ * (bench/ measures it: docs/performance.md).
  */
 export const functionTimeout = Duration.seconds(10);
 export const functionMemoryMb = 512;
