@@ -12,9 +12,9 @@ import { limitDefaults } from '../config/config.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
+import { httpErrorHandler } from './http-error-handler.js';
 import { keepRefusals } from './keep-refusals.js';
 import { outcomeLog } from './outcome-log.js';
-import { problemResponses } from './problem-responses.js';
 import { readBody } from './read-body.js';
 import { budgetOf, startBudget } from './start-budget.js';
 
@@ -56,7 +56,7 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(outcomeLog(logger, metrics))
-    .use(problemResponses())
+    .use(httpErrorHandler())
     .use(startBudget(marginMs))
     .use(keepRefusals(refusals, now))
     .use(authenticate(keys))

@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { CallbackError, RetryableError } from '../callback/errors.js';
 
 /**
- * Refusals as RFC 9457 problem details, the body the `problemResponses` middleware answers with. Unknown errors get
+ * Refusals as RFC 9457 problem details, the body the `httpErrorHandler` middleware answers with. Unknown errors get
  * a bare 500 that says nothing of their cause, so no stack trace, message or secret can leak.
  */
 export function problemResponse(error: unknown): APIGatewayProxyResult {

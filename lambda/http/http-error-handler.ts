@@ -9,7 +9,7 @@ import { problemResponse } from './problem-response.js';
  * middlewares that observe the outcome, so its `onError` runs before theirs and they see the
  * status that was answered.
  */
-export function problemResponses(): MiddlewareObj<
+export function httpErrorHandler(): MiddlewareObj<
   APIGatewayProxyEvent,
   APIGatewayProxyResult,
   Error,
