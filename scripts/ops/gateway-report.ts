@@ -7,13 +7,16 @@ import { JsonNumber } from '../../lambda/json/json-number.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
 import { UsageError } from '../shared/cli-errors.js';
 
-/** The fields a report row is compared on, checked by the receiver's own rules for them. */
-export const comparedFields = ['amount', 'currency', 'type', 'status'] as const;
-export type ComparedField = (typeof comparedFields)[number];
-export type ComparedValues = Readonly<Record<ComparedField, string>>;
+/**
+ * The fields reconcile compares between a report row and what was recorded, checked by the
+ * receiver's own rules for them (the receiver's conflict check compares more: its fingerprint).
+ */
+export const reconciledFields = ['amount', 'currency', 'type', 'status'] as const;
+export type ReconciledField = (typeof reconciledFields)[number];
+export type ReconciledValues = Readonly<Record<ReconciledField, string>>;
 
 /** One completed transaction of the gateway's report, and the line it came from. */
-export interface ReportRow extends ComparedValues {
+export interface ReportRow extends ReconciledValues {
   readonly line: number;
   readonly reference: string;
 }
@@ -78,7 +81,7 @@ async function* csvRows(input: Readable): AsyncGenerator<ReportRow> {
 
 function checkedHeader(header: string[]): string[] {
   const names = header.map((name) => name.trim());
-  const absent = ['reference', ...comparedFields].filter((name) => !names.includes(name));
+  const absent = ['reference', ...reconciledFields].filter((name) => !names.includes(name));
   if (absent.length > 0) {
     throw new ReportInputError(1, `the header names no ${absent.join(', ')} column`);
   }

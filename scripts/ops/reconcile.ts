@@ -10,7 +10,7 @@ import { optionalWindow, timeWindow } from '../query/time-window.js';
 import { unreadableFile } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { textTable } from '../shared/text-table.js';
-import { type ComparedValues, type ReportFormat, readReport } from './gateway-report.js';
+import { type ReconciledValues, type ReportFormat, readReport } from './gateway-report.js';
 import {
   agrees,
   type Finding,
@@ -94,7 +94,7 @@ async function detectFormat(path: string): Promise<ReportFormat> {
     : 'csv';
 }
 
-const values = (v: ComparedValues) => [v.amount, v.currency, v.type, v.status];
+const values = (v: ReconciledValues) => [v.amount, v.currency, v.type, v.status];
 const valueHeads = ['amount', 'currency', 'type', 'status'];
 
 /** Per kind: the table's title, its columns, and the rows of one finding. */

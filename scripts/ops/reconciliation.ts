@@ -10,14 +10,14 @@ import {
   type QueryContext,
 } from '../query/transaction-queries.js';
 import {
-  type ComparedField,
-  type ComparedValues,
-  comparedFields,
+  type ReconciledField,
+  type ReconciledValues,
   type ReportRow,
+  reconciledFields,
 } from './gateway-report.js';
 
 /** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
-export interface RecordedTransaction extends ComparedValues {
+export interface RecordedTransaction extends ReconciledValues {
   readonly reference: string;
   readonly receivedAt: string;
 }
@@ -81,7 +81,7 @@ function recorded(item: StoredItem): RecordedTransaction {
 }
 
 export interface FieldDifference {
-  readonly field: ComparedField;
+  readonly field: ReconciledField;
   readonly report: string;
   readonly recorded: string;
 }
@@ -92,7 +92,7 @@ export type Finding =
       readonly kind: 'missing';
       readonly line: number;
       readonly reference: string;
-      readonly report: ComparedValues;
+      readonly report: ReconciledValues;
     }
   /** Recorded in the window, absent from the report. */
   | {
@@ -199,8 +199,8 @@ export async function reconcile(sources: ReconcileSources, found: (finding: Find
 }
 
 /** Amounts compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */
-function differencesOf(report: ComparedValues, recorded: ComparedValues): FieldDifference[] {
-  return comparedFields
+function differencesOf(report: ReconciledValues, recorded: ReconciledValues): FieldDifference[] {
+  return reconciledFields
     .filter((field) =>
       field === 'amount'
         ? !sameDecimal(report.amount, recorded.amount)
