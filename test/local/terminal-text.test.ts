@@ -56,7 +56,7 @@ describe('reportFailure', () => {
     process.exitCode = undefined;
   });
 
-  it('escapes what an error message carries, keeping its lines', () => {
+  it('escapes what an error message carries, keeping its lines, and exits 3', () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
 
     reportFailure('query', new Error('no kept refusal \u009b2J\u202e\nsecond line'));
@@ -64,6 +64,6 @@ describe('reportFailure', () => {
     expect(stderr.mock.calls.map(([text]) => text).join('')).toBe(
       'query failed: no kept refusal \\u009b2J\\u202e\nsecond line\n',
     );
-    expect(process.exitCode).toBe(1);
+    expect(process.exitCode).toBe(3);
   });
 });
