@@ -73,7 +73,7 @@ export async function runProgram(
 }
 
 /** The end of every `--help`: this command's meanings, the shared ones, where they are told. */
-export function exitCodesHelp(exits: ExitMeanings): string {
+function exitCodesHelp(exits: ExitMeanings): string {
   const rows: [number, string][] = [
     [exitCodes.ok, exits.ok],
     ...(exits.differences ? [[exitCodes.differences, exits.differences] as [number, string]] : []),
