@@ -127,7 +127,7 @@ describe('npm run verify', () => {
   });
 
   it('exits 2 on a body given where its file belongs, without echoing it', async () => {
-    const result = await runScript('verify', [bodyA, '--key', 'k'], {});
+    const result = await runScript('verify', [bodyA], { CALLBACK_API_KEY: 'k' });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the body is read from a file');
@@ -136,7 +136,9 @@ describe('npm run verify', () => {
   });
 
   it('names why a body file cannot be read', async () => {
-    const result = await runScript('verify', [join(dir, 'missing.json'), '--key', 'k'], {});
+    const result = await runScript('verify', [join(dir, 'missing.json')], {
+      CALLBACK_API_KEY: 'k',
+    });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
