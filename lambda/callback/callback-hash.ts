@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { escapePolicies, splitAtStrings, writeWith } from '../json/escape-policy.js';
 import type { Span } from '../json/strict-json.js';
 
 /**
@@ -14,28 +15,55 @@ export function computeHash(hashedText: string, key: string): string {
     .digest('hex');
 }
 
+/** One text the sender may have hashed, and how it was rebuilt from the body (`npm run verify`). */
+export interface HashedText {
+  readonly text: string;
+  readonly form: string;
+}
+
 /**
  * The texts the sender may have hashed, rebuilt from the raw body rather than re-serialized, so
- * the sender's member order, number formatting and escapes survive:
- * 1. the raw body with the top-level `hash` value blanked in place;
- * 2. its compact form, when the body carries whitespace between tokens;
- * 3. of each, the `\u`-escaped form in lowercase and in uppercase hex, when there is non-ASCII.
- * Every candidate still needs the key, so accepting several does not weaken the check.
+ * the sender's member order, number formatting and escapes survive (docs/callback-hash.md). From
+ * the raw body with the top-level `hash` value blanked in place, and from its compact form when
+ * the body carries whitespace between tokens:
+ * 1. the text itself;
+ * 2. the text with non-ASCII `\u`-escaped in lowercase and in uppercase hex, the rest as received;
+ * 3. the text with every string written by each of the fixed escape policies of real serializers.
+ * Every candidate means the same JSON as the body; duplicates are dropped (the first form named
+ * wins), so at most 2 x (3 + escapePolicies.length) = 32 texts. Each still needs the key, so
+ * accepting several does not weaken the check. `rawBody` must be JSON the strict parser accepted.
  */
-export function hashedTextCandidates(rawBody: string, hashSpan: Span | undefined): string[] {
+export function describedCandidates(rawBody: string, hashSpan: Span | undefined): HashedText[] {
   const blanked = hashSpan
     ? `${rawBody.slice(0, hashSpan.start)}""${rawBody.slice(hashSpan.end)}`
     : rawBody;
-  const bases = [blanked];
   const compact = compactJson(blanked);
-  if (compact !== blanked) bases.push(compact);
+  const bases: [string, string][] = [[blanked, 'as received']];
+  if (compact !== blanked) bases.push([compact, 'compact']);
 
-  const candidates = [...bases];
-  for (const base of bases) {
-    if (!hasNonAscii(base)) continue;
-    candidates.push(escapeNonAscii(base, 'lower'), escapeNonAscii(base, 'upper'));
+  const candidates = new Map<string, string>();
+  const add = (text: string, form: string) => {
+    if (!candidates.has(text)) candidates.set(text, form);
+  };
+  // The texts as they are first, so `npm run verify` names the plainest form that matched.
+  add(blanked, 'the body as received, "hash" blanked');
+  add(compact, 'compact (no white space between tokens)');
+  for (const [base, where] of bases) {
+    if (hasNonAscii(base)) {
+      add(escapeNonAscii(base, 'lower'), `${where}, non-ASCII as lowercase \\u escapes`);
+      add(escapeNonAscii(base, 'upper'), `${where}, non-ASCII as uppercase \\u escapes`);
+    }
+    const parts = splitAtStrings(base);
+    for (const policy of escapePolicies) {
+      add(writeWith(parts, policy), `${where}, strings escaping ${policy.name}`);
+    }
   }
-  return candidates;
+  return [...candidates].map(([text, form]) => ({ text, form }));
+}
+
+/** The candidate texts alone: what the receiver hashes. */
+export function hashedTextCandidates(rawBody: string, hashSpan: Span | undefined): string[] {
+  return describedCandidates(rawBody, hashSpan).map((candidate) => candidate.text);
 }
 
 const hexDigest = /^[0-9a-fA-F]{64}$/;

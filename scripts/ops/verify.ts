@@ -2,10 +2,9 @@
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import {
-  compactJson,
   computeHash,
-  escapeNonAscii,
-  hashedTextCandidates,
+  describedCandidates,
+  type HashedText,
   verifyHash,
 } from '../../lambda/callback/callback-hash.js';
 import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js';
@@ -38,8 +37,14 @@ const program = withTableOptions(
       ? await readInput(bodyPath as string, 'the body')
       : await refusedBody(digestPrefix('--refusal', options.refusal), options);
   const { received, candidates } = explainHash(body);
-  const digests = candidates.map((text) => computeHash(text, key));
-  const verified = received !== undefined && verifyHash(candidates, key, received);
+  const digests = candidates.map(({ text }) => computeHash(text, key));
+  const verified =
+    received !== undefined &&
+    verifyHash(
+      candidates.map(({ text }) => text),
+      key,
+      received,
+    );
   process.stdout.write(describe(received, verified, candidates, digests));
   process.exitCode = verified ? exitCodes.ok : exitCodes.differences;
 });
@@ -80,7 +85,7 @@ async function readInput(path: string, what: string): Promise<string> {
 }
 
 /** The body's hash (undefined when absent or empty) and the texts the receiver checks it on. */
-function explainHash(rawBody: string): { received?: string; candidates: string[] } {
+function explainHash(rawBody: string): { received?: string; candidates: HashedText[] } {
   let document: ReturnType<typeof parseStrictJson>;
   try {
     document = parseStrictJson(rawBody);
@@ -92,35 +97,19 @@ function explainHash(rawBody: string): { received?: string; candidates: string[]
   if (hash !== undefined && typeof hash !== 'string') {
     throw new UsageError('the body\'s "hash" is not a string');
   }
-  const candidates = hashedTextCandidates(rawBody, document.memberSpans.get('hash'));
+  const candidates = describedCandidates(rawBody, document.memberSpans.get('hash'));
   return { ...(hash ? { received: hash } : {}), candidates };
-}
-
-/** Names a candidate by rebuilding each form the receiver tries and seeing which it is. */
-function formOf(text: string, blanked: string): string {
-  const compact = compactJson(blanked);
-  const forms: [string, string][] = [
-    [blanked, 'the body as received, "hash" blanked'],
-    [compact, 'compact (no white space between tokens)'],
-    [escapeNonAscii(blanked, 'lower'), 'as received, non-ASCII as lowercase \\u escapes'],
-    [escapeNonAscii(blanked, 'upper'), 'as received, non-ASCII as uppercase \\u escapes'],
-    [escapeNonAscii(compact, 'lower'), 'compact, non-ASCII as lowercase \\u escapes'],
-    [escapeNonAscii(compact, 'upper'), 'compact, non-ASCII as uppercase \\u escapes'],
-  ];
-  return forms.find(([candidate]) => candidate === text)?.[1] ?? 'another rebuilt text';
 }
 
 function describe(
   received: string | undefined,
   verified: boolean,
-  candidates: readonly string[],
+  candidates: readonly HashedText[],
   digests: readonly string[],
 ): string {
-  const blanked = candidates[0] ?? '';
   if (verified) {
     const matched = candidates.find((_, index) => digests[index] === received?.toLowerCase());
-    const form = matched === undefined ? 'a rebuilt text' : formOf(matched, blanked);
-    return `Verified: the hash matches ${form}.\n`;
+    return `Verified: the hash matches ${matched?.form ?? 'a rebuilt text'}.\n`;
   }
   const lines =
     received === undefined
@@ -133,9 +122,9 @@ function describe(
   candidates.forEach((candidate, index) => {
     lines.push(
       '',
-      `${index + 1}. ${formOf(candidate, blanked)}`,
+      `${index + 1}. ${candidate.form}`,
       `   sha256 ${digests[index]}`,
-      `   text   ${terminalText(candidate)}`,
+      `   text   ${terminalText(candidate.text)}`,
     );
   });
   return `${lines.join('\n')}\n`;
