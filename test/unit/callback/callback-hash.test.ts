@@ -88,6 +88,25 @@ describe('the gateway hash (docs/callback-hash.md)', () => {
   });
 });
 
+describe('hashedTextCandidates', () => {
+  const count = (body: string) =>
+    hashedTextCandidates(body, parseStrictJson(body).memberSpans.get('hash')).length;
+
+  it('builds one text for an ASCII body with nothing to escape, three once it holds non-ASCII', () => {
+    expect(count(exampleA.hashedText)).toBe(1);
+    expect(count(exampleB.utf8Body)).toBe(3);
+    expect(count(exampleB.escapedBody)).toBe(3);
+  });
+
+  it('reaches its most, 32 distinct texts, only for a pretty-printed body holding every escape class', () => {
+    // JSON source: an escaped 'a' and '/', a raw '/', the HTML set, DEL, a control, U+2028.
+    const message = `${String.raw`\u0061/\/<>&'\"\\+`}\`${String.raw`\u001f\n`}\u2028ç💳\x7f`;
+    const body = `{\n  "message": "${message}",\n  "hash": "${'0'.repeat(64)}"\n}`;
+    const candidates = hashedTextCandidates(body, parseStrictJson(body).memberSpans.get('hash'));
+    expect(candidates).toHaveLength(32);
+  });
+});
+
 describe('compactJson', () => {
   it('drops whitespace between tokens and keeps it inside strings', () => {
     expect(compactJson('{ "a" : "x y\\" z" ,\n\t"b":[ 1 , 2 ] }')).toBe(
