@@ -2,52 +2,175 @@ import { describe, expect, it } from 'vitest';
 import { escapePolicies, splitAtStrings, writeWith } from '../../../lambda/json/escape-policy.js';
 
 /** Every character whose spelling differs between serializers, once. */
-const sample = '/<>&\'"\\+`\x7f\x1f\n\u2028ç💳';
+const sample = [
+  '/',
+  '<',
+  '>',
+  '&',
+  "'",
+  '"',
+  '\\',
+  '+',
+  '`',
+  '\x7f',
+  '\x1f',
+  '\n',
+  '\u2028',
+  'ç',
+  '💳',
+];
+
+// How each policy spells each character of `sample`, in the same order.
+const quoteBackslash = ['\\"', '\\\\'];
+const raw = ['\x7f', '\\u001f', '\\n', '\u2028', 'ç', '💳'];
+const escapedLower = ['\\u001f', '\\n', '\\u2028', '\\u00e7', '\\ud83d\\udcb3'];
+const escapedUpper = ['\\u001F', '\\n', '\\u2028', '\\u00E7', '\\uD83D\\uDCB3'];
+const spellings: [string, string[]][] = [
+  [
+    'only what JSON requires, lowercase hex',
+    ['/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', ...raw],
+  ],
+  [
+    'only what JSON requires, uppercase hex',
+    [
+      '/',
+      '<',
+      '>',
+      '&',
+      "'",
+      ...quoteBackslash,
+      '+',
+      '`',
+      '\x7f',
+      '\\u001F',
+      '\\n',
+      '\u2028',
+      'ç',
+      '💳',
+    ],
+  ],
+  [
+    'U+2028 U+2029',
+    [
+      '/',
+      '<',
+      '>',
+      '&',
+      "'",
+      ...quoteBackslash,
+      '+',
+      '`',
+      '\x7f',
+      '\\u001f',
+      '\\n',
+      '\\u2028',
+      'ç',
+      '💳',
+    ],
+  ],
+  ['/', ['\\/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', ...raw]],
+  [
+    '/ U+2028 U+2029',
+    [
+      '\\/',
+      '<',
+      '>',
+      '&',
+      "'",
+      ...quoteBackslash,
+      '+',
+      '`',
+      '\x7f',
+      '\\u001f',
+      '\\n',
+      '\\u2028',
+      'ç',
+      '💳',
+    ],
+  ],
+  ['< > &', ['/', '\\u003c', '\\u003e', '\\u0026', "'", ...quoteBackslash, '+', '`', ...raw]],
+  [
+    '< > & U+2028 U+2029',
+    [
+      '/',
+      '\\u003c',
+      '\\u003e',
+      '\\u0026',
+      "'",
+      ...quoteBackslash,
+      '+',
+      '`',
+      '\x7f',
+      '\\u001f',
+      '\\n',
+      '\\u2028',
+      'ç',
+      '💳',
+    ],
+  ],
+  [
+    'non-ASCII, lowercase hex',
+    ['/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', '\x7f', ...escapedLower],
+  ],
+  [
+    'non-ASCII, uppercase hex',
+    ['/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', '\x7f', ...escapedUpper],
+  ],
+  [
+    'non-ASCII DEL, lowercase hex',
+    ['/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', '\\u007f', ...escapedLower],
+  ],
+  [
+    'non-ASCII /, lowercase hex',
+    ['\\/', '<', '>', '&', "'", ...quoteBackslash, '+', '`', '\x7f', ...escapedLower],
+  ],
+  [
+    'non-ASCII / < > & \' ", lowercase hex but \\u003C \\u003E',
+    [
+      '\\/',
+      '\\u003C',
+      '\\u003E',
+      '\\u0026',
+      '\\u0027',
+      '\\u0022',
+      '\\\\',
+      '+',
+      '`',
+      '\x7f',
+      ...escapedLower,
+    ],
+  ],
+  [
+    'non-ASCII DEL < > & \' " + `, uppercase hex',
+    [
+      '/',
+      '\\u003C',
+      '\\u003E',
+      '\\u0026',
+      '\\u0027',
+      '\\u0022',
+      '\\\\',
+      '\\u002B',
+      '\\u0060',
+      '\\u007F',
+      ...escapedUpper,
+    ],
+  ],
+];
 
 describe('escapePolicies', () => {
-  it.each([
-    ['only what JSON requires, lowercase hex', String.raw`/<>&'\"\\+` + '`\x7f\\u001f\\n\u2028ç💳'],
-    ['only what JSON requires, uppercase hex', String.raw`/<>&'\"\\+` + '`\x7f\\u001F\\n\u2028ç💳'],
-    ['U+2028 U+2029', String.raw`/<>&'\"\\+` + '`\x7f\\u001f\\n\\u2028ç💳'],
-    ['/', String.raw`\/<>&'\"\\+` + '`\x7f\\u001f\\n\u2028ç💳'],
-    ['/ U+2028 U+2029', String.raw`\/<>&'\"\\+` + '`\x7f\\u001f\\n\\u2028ç💳'],
-    ['< > &', String.raw`/\u003c\u003e\u0026'\"\\+` + '`\x7f\\u001f\\n\u2028ç💳'],
-    ['< > & U+2028 U+2029', String.raw`/\u003c\u003e\u0026'\"\\+` + '`\x7f\\u001f\\n\\u2028ç💳'],
-    [
-      'non-ASCII, lowercase hex',
-      String.raw`/<>&'\"\\+` + '`\x7f' + String.raw`\u001f\n\u2028\u00e7\ud83d\udcb3`,
-    ],
-    [
-      'non-ASCII, uppercase hex',
-      String.raw`/<>&'\"\\+` + '`\x7f' + String.raw`\u001F\n\u2028\u00E7\uD83D\uDCB3`,
-    ],
-    [
-      'non-ASCII DEL, lowercase hex',
-      String.raw`/<>&'\"\\+` + '`' + String.raw`\u007f\u001f\n\u2028\u00e7\ud83d\udcb3`,
-    ],
-    [
-      'non-ASCII /, lowercase hex',
-      String.raw`\/<>&'\"\\+` + '`\x7f' + String.raw`\u001f\n\u2028\u00e7\ud83d\udcb3`,
-    ],
-    [
-      String.raw`non-ASCII / < > & ' ", lowercase hex but \u003C \u003E`,
-      String.raw`\/\u003C\u003E\u0026\u0027\u0022\\+` +
-        '`\x7f' +
-        String.raw`\u001f\n\u2028\u00e7\ud83d\udcb3`,
-    ],
-    [
-      'non-ASCII DEL < > & \' " + `, uppercase hex',
-      String.raw`/\u003C\u003E\u0026\u0027\u0022\\\u002B\u0060\u007F\u001F\n\u2028\u00E7\uD83D\uDCB3`,
-    ],
-  ])('writes every character of a string by one rule for the whole text: %s', (name, written) => {
-    const policy = escapePolicies.find((candidate) => candidate.name === name);
-    expect(policy?.write(sample)).toBe(written);
-  });
+  it.each(spellings)(
+    'writes every character of a string by one rule for the whole text: %s',
+    (name, spelled) => {
+      const policy = escapePolicies.find((candidate) => candidate.name === name);
+      expect(spelled).toHaveLength(sample.length);
+      expect(policy?.write(sample.join(''))).toBe(spelled.join(''));
+    },
+  );
 
-  it('has one entry above for each policy, under a name no other policy has', () => {
-    const names = escapePolicies.map((policy) => policy.name);
-    expect(new Set(names).size).toBe(13);
-    expect(names).toHaveLength(13);
+  it('has exactly the policies pinned above, 13, in that order', () => {
+    expect(escapePolicies.map((policy) => policy.name)).toEqual(spellings.map(([name]) => name));
+    expect(escapePolicies).toHaveLength(13);
   });
 
   it('writes a lone surrogate as an escape under every policy, since it has no UTF-8 form', () => {
@@ -58,7 +181,7 @@ describe('escapePolicies', () => {
 
   it('writes each policy text as JSON that decodes to the original string', () => {
     for (const policy of escapePolicies) {
-      expect(JSON.parse(`"${policy.write(sample)}"`)).toBe(sample);
+      expect(JSON.parse(`"${policy.write(sample.join(''))}"`)).toBe(sample.join(''));
     }
   });
 });
