@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { escapePolicies, splitAtStrings, writeWith } from '../json/escape-policy.js';
+import { escapePolicies, rewrites } from '../json/escape-policy.js';
+import { escapeNonAscii } from '../json/json-string-units.js';
 import type { Span } from '../json/strict-json.js';
 
 /**
@@ -8,12 +9,17 @@ import type { Span } from '../json/strict-json.js';
  * the transaction with `hash` set to `""`, non-ASCII written as `\uXXXX`, and `K` the API key.
  */
 
+export { escapeNonAscii };
+
 /** SHA-256 of `text + key`, as lowercase hex: what the gateway puts in `hash`. */
 export function computeHash(hashedText: string, key: string): string {
   return createHash('sha256')
     .update(hashedText + key, 'utf8')
     .digest('hex');
 }
+
+/** Two texts (as received, compact), each as it is, non-ASCII escaped twice, and per policy: 32. */
+export const maxHashedTexts = 2 * (3 + escapePolicies.length);
 
 /** One text the sender may have hashed, and how it was rebuilt from the body (`npm run verify`). */
 export interface HashedText {
@@ -30,8 +36,8 @@ export interface HashedText {
  * 2. the text with non-ASCII `\u`-escaped in lowercase and in uppercase hex, the rest as received;
  * 3. the text with every string written by each of the fixed escape policies of real serializers.
  * Every candidate means the same JSON as the body; duplicates are dropped (the first form named
- * wins), so at most 2 x (3 + escapePolicies.length) = 32 texts. Each still needs the key, so
- * accepting several does not weaken the check. `rawBody` must be JSON the strict parser accepted.
+ * wins), so at most {@link maxHashedTexts}. Each still needs the key, so accepting several does
+ * not weaken the check. `rawBody` must be JSON the strict parser accepted.
  */
 export function describedCandidates(rawBody: string, hashSpan: Span | undefined): HashedText[] {
   const blanked = hashSpan
@@ -53,9 +59,8 @@ export function describedCandidates(rawBody: string, hashSpan: Span | undefined)
       add(escapeNonAscii(base, 'lower'), `${where}, non-ASCII as lowercase \\u escapes`);
       add(escapeNonAscii(base, 'upper'), `${where}, non-ASCII as uppercase \\u escapes`);
     }
-    const parts = splitAtStrings(base);
-    for (const policy of escapePolicies) {
-      add(writeWith(parts, policy), `${where}, strings escaping ${policy.name}`);
+    for (const { policy, text } of rewrites(base)) {
+      add(text, `${where}, strings escaping ${policy.name}`);
     }
   }
   return [...candidates].map(([text, form]) => ({ text, form }));
@@ -83,9 +88,8 @@ export function verifyHash(
   let matched = false;
   // No early exit: every candidate is tried, whatever matched first.
   for (const text of candidates) {
-    const expected = createHash('sha256')
-      .update(text + key, 'utf8')
-      .digest();
+    // Two updates hash the same bytes as `text + key` without copying a text of up to 64 KiB.
+    const expected = createHash('sha256').update(text, 'utf8').update(key, 'utf8').digest();
     if (timingSafeEqual(expected, received)) matched = true;
   }
   return matched;
@@ -114,22 +118,4 @@ export function compactJson(text: string): string {
 function hasNonAscii(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
   return false;
-}
-
-/**
- * Writes every non-ASCII UTF-16 code unit as `\uXXXX` (characters beyond U+FFFF become a surrogate
- * pair, as the gateway's serializers do). Outside strings valid JSON is ASCII, so a plain pass
- * over the text only touches string contents.
- */
-export function escapeNonAscii(text: string, hexCase: 'lower' | 'upper'): string {
-  let out = '';
-  let chunkStart = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x7f) continue;
-    const hex = code.toString(16).padStart(4, '0');
-    out += `${text.slice(chunkStart, i)}\\u${hexCase === 'upper' ? hex.toUpperCase() : hex}`;
-    chunkStart = i + 1;
-  }
-  return out + text.slice(chunkStart);
 }

@@ -9,6 +9,22 @@ export interface EscapePolicy {
   readonly name: string;
   /** Rewrites one decoded string's contents (without the quotes). */
   readonly write: (value: string) => string;
+  /**
+   * A key that is equal for two policies exactly when they write every string of a text holding
+   * `present` the same way: lets {@link rewrites} skip a policy before writing a repeated text.
+   */
+  readonly key: (present: Presence) => string;
+  /** Writes one decoded string's contents into `out` from `at`; returns where it ended. */
+  readonly writeInto: (value: string, out: Uint16Array, at: number) => number;
+}
+
+/** What a text's strings hold that policies may write differently. */
+export interface Presence {
+  /** ASCII code units some policy escapes although JSON does not require it, or spells apart. */
+  readonly ascii: readonly number[];
+  readonly nonAscii: boolean;
+  readonly lineSeparators: boolean;
+  readonly loneSurrogates: boolean;
 }
 
 interface EscapeRules {
@@ -26,6 +42,17 @@ interface EscapeRules {
   readonly nonAscii?: boolean;
 }
 
+import {
+  hexUnits,
+  isHighSurrogate,
+  isLowSurrogate,
+  scratchFor,
+  splitAtStrings,
+  textOf,
+  unicodeEscape,
+  writeEscape,
+} from './json-string-units.js';
+
 /** What JSON requires, written the short way every serializer here uses. */
 const required: Record<string, string> = {
   '"': '\\"',
@@ -37,42 +64,67 @@ const required: Record<string, string> = {
   '\t': '\\t',
 };
 
-function unicodeEscape(code: number, hexCase: 'lower' | 'upper'): string {
-  const hex = code.toString(16).padStart(4, '0');
-  return `\\u${hexCase === 'upper' ? hex.toUpperCase() : hex}`;
-}
-
-/** `[`-class text for one character, safe inside a RegExp character class. */
-function classChar(char: string): string {
-  return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
-}
-
-/** A lone surrogate has no UTF-8 form: always escaped, so no policy can change a string's meaning. */
-const loneSurrogate =
-  '[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]';
-
+/**
+ * A policy writes one pass over a string's UTF-16 code units. It runs on the request path up to
+ * 26 times a body: writing numbers into one reused array and making one string at the end costs a
+ * fraction of concatenating strings (and of collecting them).
+ */
 function escapePolicy(name: string, rules: EscapeRules): EscapePolicy {
-  const spelled = new Map<string, string>(Object.entries(required));
-  for (let code = 0; code < 0x20; code++) {
-    const char = String.fromCharCode(code);
-    if (!spelled.has(char)) spelled.set(char, unicodeEscape(code, rules.hex));
-  }
+  const ascii: (number[] | undefined)[] = Array.from({ length: 0x80 }, () => undefined);
+  const units = (spelling: string) => [...spelling].map((char) => char.charCodeAt(0));
+  for (let code = 0; code < 0x20; code++) ascii[code] = units(unicodeEscape(code, rules.hex));
+  for (const [char, spelling] of Object.entries(required))
+    ascii[char.charCodeAt(0)] = units(spelling);
   for (const char of rules.hexAscii ?? '') {
-    spelled.set(char, unicodeEscape(char.charCodeAt(0), rules.hexAsciiCase ?? rules.hex));
+    const code = char.charCodeAt(0);
+    ascii[code] = units(unicodeEscape(code, rules.hexAsciiCase ?? rules.hex));
   }
-  if (rules.slash) spelled.set('/', '\\/');
-  const asciiClass = [...spelled.keys()].map(classChar).join('');
-  const wideClass = rules.nonAscii
-    ? '\\u0080-\\uffff'
-    : rules.lineSeparators
-      ? '\\u2028\\u2029'
-      : '';
-  const pattern = new RegExp(
-    `[${asciiClass}${wideClass}]${rules.nonAscii ? '' : `|${loneSurrogate}`}`,
-    'g',
-  );
-  const spell = (char: string) => spelled.get(char) ?? unicodeEscape(char.charCodeAt(0), rules.hex);
-  return { name, write: (value) => value.replace(pattern, spell) };
+  if (rules.slash) ascii[0x2f] = units('\\/');
+  const { hex, nonAscii = false, lineSeparators = false } = rules;
+  const digits = hexUnits[hex];
+
+  const writeInto: EscapePolicy['writeInto'] = (value, out, start) => {
+    let at = start;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      let escaped = false;
+      if (code < 0x80) {
+        const spelling = ascii[code];
+        if (spelling !== undefined) {
+          for (const unit of spelling) out[at++] = unit;
+          continue;
+        }
+      } else if (nonAscii) {
+        escaped = true;
+      } else if (code === 0x2028 || code === 0x2029) {
+        escaped = lineSeparators;
+      } else if (isHighSurrogate(code) && isLowSurrogate(value.charCodeAt(i + 1))) {
+        out[at++] = code;
+        out[at++] = value.charCodeAt(++i);
+        continue;
+      } else if (isHighSurrogate(code) || isLowSurrogate(code)) {
+        // A lone surrogate has no UTF-8 form: escaped, so no policy changes a string's meaning.
+        escaped = true;
+      }
+      if (!escaped) {
+        out[at++] = code;
+        continue;
+      }
+      at = writeEscape(out, at, code, digits);
+    }
+    return at;
+  };
+  const write = (value: string) => textOf(writeInto(value, scratchFor(value.length), 0));
+  const key = (present: Presence): string => {
+    const asciiKey = present.ascii
+      .map((code) => String.fromCharCode(...(ascii[code] ?? [code])))
+      .join(' ');
+    if (!present.nonAscii) return asciiKey;
+    if (nonAscii) return `${asciiKey} escaped ${hex}`;
+    const separators = present.lineSeparators && lineSeparators ? hex : 'raw';
+    return `${asciiKey} raw, line separators ${separators}, lone ${present.loneSurrogates ? hex : ''}`;
+  };
+  return { name, write, key, writeInto };
 }
 
 /**
@@ -121,45 +173,72 @@ export const escapePolicies: readonly EscapePolicy[] = [
   }),
 ];
 
-/**
- * A JSON text cut around its strings: even indexes hold the text between strings as it is, odd
- * indexes each string's decoded value. Cut once, written once per policy. Input must be valid JSON.
- */
-export function splitAtStrings(text: string): string[] {
-  const parts: string[] = [];
-  let chunkStart = 0;
-  let open = text.indexOf('"');
-  while (open !== -1) {
-    let close = open + 1;
-    let escaped = false;
-    for (;;) {
-      const code = text.charCodeAt(close);
-      if (Number.isNaN(code)) throw new SyntaxError('unterminated string');
-      if (code === 0x22) break;
-      if (code === 0x5c) {
-        escaped = true;
-        close++;
-      }
-      close++;
-    }
-    parts.push(text.slice(chunkStart, open));
-    // JSON.parse decodes a string token exactly; most strings hold no escape and need no parse.
-    parts.push(
-      escaped ? (JSON.parse(text.slice(open, close + 1)) as string) : text.slice(open + 1, close),
-    );
-    chunkStart = close + 1;
-    open = text.indexOf('"', chunkStart);
-  }
-  parts.push(text.slice(chunkStart));
-  return parts;
-}
-
 /** The text of `splitAtStrings` parts with every string written by `policy`. */
 export function writeWith(parts: readonly string[], policy: EscapePolicy): string {
-  let out = '';
+  const out = scratchFor(parts.reduce((sum, part) => sum + part.length + 2, 0));
+  let at = 0;
   for (let index = 0; index < parts.length; index++) {
     const part = parts[index] as string;
-    out += index % 2 === 0 ? part : `"${policy.write(part)}"`;
+    if (index % 2 === 0) {
+      for (let i = 0; i < part.length; i++) out[at++] = part.charCodeAt(i);
+      continue;
+    }
+    out[at++] = 0x22;
+    at = policy.writeInto(part, out, at);
+    out[at++] = 0x22;
   }
-  return out;
+  return textOf(at);
+}
+
+/**
+ * The ASCII code units a policy may write apart from another: the controls (their hex case), and
+ * the characters `hexAscii` and `slash` may name. Every other ASCII character is written the same
+ * by every policy (a test holds the list to that), so it never tells two rewrites apart.
+ */
+export const spelledApart: readonly number[] = [
+  ...Array.from({ length: 0x20 }, (_, code) => code),
+  ...[...'"/<>&\'+`\x7f'].map((char) => char.charCodeAt(0)),
+];
+
+/** One pass over the strings of `splitAtStrings` parts. */
+function presenceIn(parts: readonly string[]): Presence {
+  const found = new Uint8Array(0x80);
+  let nonAscii = false;
+  let lineSeparators = false;
+  let loneSurrogates = false;
+  for (let index = 1; index < parts.length; index += 2) {
+    const value = parts[index] as string;
+    for (let i = 0; i < value.length; i++) {
+      const code = value.charCodeAt(i);
+      if (code < 0x80) {
+        found[code] = 1;
+        continue;
+      }
+      nonAscii = true;
+      if (code === 0x2028 || code === 0x2029) lineSeparators = true;
+      else if (isHighSurrogate(code) && isLowSurrogate(value.charCodeAt(i + 1))) i++;
+      else if (isHighSurrogate(code) || isLowSurrogate(code)) loneSurrogates = true;
+    }
+  }
+  const ascii = spelledApart.filter((code) => found[code] === 1);
+  return { ascii, nonAscii, lineSeparators, loneSurrogates };
+}
+
+/**
+ * The text rewritten under each policy, in the policies' order, leaving out a policy whose
+ * rewrite would repeat an earlier one's (decided before writing it: most texts hold nothing
+ * policies spell apart, so most policies are never written). Input must be valid JSON.
+ */
+export function rewrites(text: string): { policy: EscapePolicy; text: string }[] {
+  const parts = splitAtStrings(text);
+  const present = presenceIn(parts);
+  const keys = new Set<string>();
+  const written: { policy: EscapePolicy; text: string }[] = [];
+  for (const policy of escapePolicies) {
+    const key = policy.key(present);
+    if (keys.has(key)) continue;
+    keys.add(key);
+    written.push({ policy, text: writeWith(parts, policy) });
+  }
+  return written;
 }

@@ -8,10 +8,10 @@ import {
 import {
   type EscapePolicy,
   escapePolicies,
-  splitAtStrings,
   writeWith,
 } from '../../../lambda/json/escape-policy.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
+import { splitAtStrings } from '../../../lambda/json/json-string-units.js';
 import { type JsonValue, parseStrictJson } from '../../../lambda/json/strict-json.js';
 import { specKey } from '../../support/fixtures.js';
 

@@ -4,6 +4,7 @@ import {
   computeHash,
   escapeNonAscii,
   hashedTextCandidates,
+  maxHashedTexts,
   verifyHash,
 } from '../../../lambda/callback/callback-hash.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
@@ -104,6 +105,7 @@ describe('hashedTextCandidates', () => {
     const body = `{\n  "message": "${message}",\n  "hash": "${'0'.repeat(64)}"\n}`;
     const candidates = hashedTextCandidates(body, parseStrictJson(body).memberSpans.get('hash'));
     expect(candidates).toHaveLength(32);
+    expect(maxHashedTexts).toBe(32);
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { escapePolicies, splitAtStrings, writeWith } from '../../../lambda/json/escape-policy.js';
+import {
+  type EscapePolicy,
+  escapePolicies,
+  spelledApart,
+  writeWith,
+} from '../../../lambda/json/escape-policy.js';
+import { splitAtStrings } from '../../../lambda/json/json-string-units.js';
 
 /** Every character whose spelling differs between serializers, once. */
 const sample = [
@@ -173,6 +179,15 @@ describe('escapePolicies', () => {
     expect(escapePolicies).toHaveLength(13);
   });
 
+  it('writes every ASCII character outside spelledApart the same way under every policy', () => {
+    for (let code = 0; code < 0x80; code++) {
+      if (spelledApart.includes(code)) continue;
+      const char = String.fromCharCode(code);
+      const written = new Set(escapePolicies.map((policy) => policy.write(char)));
+      expect(written.size, `U+${code.toString(16).padStart(4, '0')}`).toBe(1);
+    }
+  });
+
   it('writes a lone surrogate as an escape under every policy, since it has no UTF-8 form', () => {
     for (const policy of escapePolicies) {
       expect(policy.write('a\ud800b\udc00')).toMatch(/^a\\u[dD]800b\\u[dD][cC]00$/);
@@ -205,9 +220,7 @@ describe('splitAtStrings', () => {
   });
 
   it('rebuilds the text exactly when each string is written back as it was', () => {
-    const text = '{ "name" : "plain", "list":["a", "b"] }';
-    expect(writeWith(splitAtStrings(text), { name: 'identity', write: (value) => value })).toBe(
-      text,
-    );
+    const text = '{ "name" : "pla\\"in", "list":["a", "b"], "n": -1.50e3 }';
+    expect(writeWith(splitAtStrings(text), escapePolicies[0] as EscapePolicy)).toBe(text);
   });
 });
