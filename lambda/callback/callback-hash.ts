@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, timingSafeEqual } from 'node:crypto';
 import { escapePolicies, rewrites } from '../json/escape-policy.js';
 import { escapeNonAscii } from '../json/json-string-units.js';
 import type { Span } from '../json/strict-json.js';
@@ -88,8 +88,8 @@ export function verifyHash(
   let matched = false;
   // No early exit: every candidate is tried, whatever matched first.
   for (const text of candidates) {
-    // Two updates hash the same bytes as `text + key` without copying a text of up to 64 KiB.
-    const expected = createHash('sha256').update(text, 'utf8').update(key, 'utf8').digest();
+    // One-shot: half the CPU of a Hash object for a usual callback, up to 32 times a request.
+    const expected = hash('sha256', text + key, 'buffer');
     if (timingSafeEqual(expected, received)) matched = true;
   }
   return matched;

@@ -230,6 +230,7 @@ function presenceIn(parts: readonly string[]): Presence {
  * policies spell apart, so most policies are never written). Input must be valid JSON.
  */
 export function rewrites(text: string): { policy: EscapePolicy; text: string }[] {
+  if (writtenAlikeByAll(text)) return [{ policy: escapePolicies[0] as EscapePolicy, text }];
   const parts = splitAtStrings(text);
   const present = presenceIn(parts);
   const keys = new Set<string>();
@@ -241,4 +242,21 @@ export function rewrites(text: string): { policy: EscapePolicy; text: string }[]
     written.push({ policy, text: writeWith(parts, policy) });
   }
   return written;
+}
+
+/** Characters outside strings that a policy may still write apart inside one. */
+const apartInText = new Set([..."/<>&'+`\x7f"].map((char) => char.charCodeAt(0)));
+
+/**
+ * True when every policy writes `text` exactly as it is, decided without cutting it: no escape
+ * (strings are their own decoded values), nothing non-ASCII, none of the printable characters
+ * policies spell apart. Controls cannot be raw inside a string, and outside one they are only
+ * whitespace, which no policy touches. The usual ASCII-only callback takes this path.
+ */
+function writtenAlikeByAll(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5c || code >= 0x80 || apartInText.has(code)) return false;
+  }
+  return true;
 }
