@@ -40,35 +40,42 @@ export interface HashedText {
  * not weaken the check. `rawBody` must be JSON the strict parser accepted.
  */
 export function describedCandidates(rawBody: string, hashSpan: Span | undefined): HashedText[] {
+  const candidates = new Map<string, string>();
+  buildCandidates(rawBody, hashSpan, (text, form) => {
+    if (!candidates.has(text)) candidates.set(text, form());
+  });
+  return [...candidates].map(([text, form]) => ({ text, form }));
+}
+
+/** The candidate texts alone, what the receiver hashes: no names built on the request path. */
+export function hashedTextCandidates(rawBody: string, hashSpan: Span | undefined): string[] {
+  const candidates = new Set<string>();
+  buildCandidates(rawBody, hashSpan, (text) => candidates.add(text));
+  return [...candidates];
+}
+
+function buildCandidates(
+  rawBody: string,
+  hashSpan: Span | undefined,
+  add: (text: string, form: () => string) => void,
+): void {
   const blanked = hashSpan
     ? `${rawBody.slice(0, hashSpan.start)}""${rawBody.slice(hashSpan.end)}`
     : rawBody;
   const compact = compactJson(blanked);
-  const bases: [string, string][] = [[blanked, 'as received']];
-  if (compact !== blanked) bases.push([compact, 'compact']);
-
-  const candidates = new Map<string, string>();
-  const add = (text: string, form: string) => {
-    if (!candidates.has(text)) candidates.set(text, form);
-  };
   // The texts as they are first, so `npm run verify` names the plainest form that matched.
-  add(blanked, 'the body as received, "hash" blanked');
-  add(compact, 'compact (no white space between tokens)');
-  for (const [base, where] of bases) {
+  add(blanked, () => 'the body as received, "hash" blanked');
+  add(compact, () => 'compact (no white space between tokens)');
+  for (const base of compact === blanked ? [blanked] : [blanked, compact]) {
+    const where = base === blanked ? 'as received' : 'compact';
     if (hasNonAscii(base)) {
-      add(escapeNonAscii(base, 'lower'), `${where}, non-ASCII as lowercase \\u escapes`);
-      add(escapeNonAscii(base, 'upper'), `${where}, non-ASCII as uppercase \\u escapes`);
+      add(escapeNonAscii(base, 'lower'), () => `${where}, non-ASCII as lowercase \\u escapes`);
+      add(escapeNonAscii(base, 'upper'), () => `${where}, non-ASCII as uppercase \\u escapes`);
     }
     for (const { policy, text } of rewrites(base)) {
-      add(text, `${where}, strings escaping ${policy.name}`);
+      add(text, () => `${where}, strings escaping ${policy.name}`);
     }
   }
-  return [...candidates].map(([text, form]) => ({ text, form }));
-}
-
-/** The candidate texts alone: what the receiver hashes. */
-export function hashedTextCandidates(rawBody: string, hashSpan: Span | undefined): string[] {
-  return describedCandidates(rawBody, hashSpan).map((candidate) => candidate.text);
 }
 
 const hexDigest = /^[0-9a-fA-F]{64}$/;
