@@ -47,6 +47,7 @@ export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cw
     ['Data', where],
     ['Table', `${server.tableName}${server.tableCreated ? ' (created now)' : ''}`],
     ['Hash mode', setup.hashMode],
+    ...eventLines(server, cwd),
   ]);
   const keyFromEnvironment =
     source.kind === 'environment'
@@ -66,6 +67,25 @@ export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cw
     'Ctrl-C stops the server after the callbacks in flight are recorded.',
     '',
   ].join('\n');
+}
+
+/** Where events go, how to check their signature, and what an earlier run left behind. */
+function eventLines(server: LocalServer, cwd: string): [string, string][] {
+  const { events } = server;
+  if (!events) return [['Events', 'not forwarded (--forward-events <url>, docs/events.md)']];
+  const left = [
+    ...(events.resumed > 0 ? [`${events.resumed} owed by the last run, sent first`] : []),
+    ...(events.deadLettersBefore > 0
+      ? [
+          `${events.deadLettersBefore} dead letter(s) in ${shortPath(events.files.deadLetters, cwd)}`,
+        ]
+      : []),
+  ];
+  return [
+    ['Events', `POSTed to ${events.url}`],
+    ['', `signed; this run's secret in ${shortPath(events.files.signingSecret, cwd)}`],
+    ...(left.length > 0 ? [['', left.join('; ')] as [string, string]] : []),
+  ];
 }
 
 function keyOrigin(source: KeySource, cwd: string): string {

@@ -16,6 +16,7 @@ import {
   localRegion,
 } from '../shared/local-engine.js';
 import { isLoopbackUrl, urlHost } from '../shared/local-target.js';
+import { type ForwardEventsOptions, startEventForwarding } from './event-forwarding.js';
 import { callbackResource, type Invoke, startGatewayServer } from './gateway-server.js';
 
 export interface LocalServerOptions {
@@ -31,6 +32,8 @@ export interface LocalServerOptions {
   /** An existing DynamoDB instead of the embedded one; on AWS the tables must exist. */
   readonly endpoint?: string;
   readonly hashMode?: HashMode;
+  /** POST every event the stream consumer would publish to this URL (see event-forwarding.ts). */
+  readonly forwardEvents?: ForwardEventsOptions;
 }
 
 export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
@@ -99,11 +102,13 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       }
     }
 
-    const client = !endpoint
-      ? localDynamoDbClient(engine.endpoint, { credentials: engineCredentials })
-      : isLocalEngine
-        ? localDynamoDbClient(engine.endpoint)
-        : new DynamoDBClient({});
+    const newClient = () =>
+      !endpoint
+        ? localDynamoDbClient(engine.endpoint, { credentials: engineCredentials })
+        : isLocalEngine
+          ? localDynamoDbClient(engine.endpoint)
+          : new DynamoDBClient({});
+    const client = newClient();
     const create = { create: isLocalEngine };
     const refusals = process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName);
     let tableCreated: boolean;
@@ -113,6 +118,17 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     } finally {
       client.destroy();
     }
+
+    // Before the gateway opens, so the stream starts before the first callback; stopped after
+    // it drains, so it sees the last ones.
+    const events =
+      options.forwardEvents &&
+      (await startEventForwarding(
+        files.dir,
+        { client: newClient(), tableName },
+        options.forwardEvents,
+      ));
+    if (events) cleanup.push(() => events.stop());
 
     handlerLoads += 1;
     // A query string makes a fresh module instance, which reads the environment anew.
@@ -141,6 +157,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       tableName,
       engine: { endpoint: engine.endpoint, embedded: !endpoint },
       tableCreated,
+      /** Event forwarding, when asked for. */
+      events,
       /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
       stop: () => (stopped ??= undo()),
     };

@@ -1,6 +1,7 @@
 /** `npm start`: the receiver on this machine, configured by the environment as the function is. */
 import { Option } from '@commander-js/extra-typings';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
+import { forwardUrl } from '../events/forward-destination.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { DataFolderBusyError } from '../shared/data-lock.js';
@@ -22,6 +23,14 @@ const program = commandProgram(
       .default(3000)
       .argParser(parsePort),
   )
+  .addOption(
+    new Option(
+      '--forward-events <url>',
+      'POST every event the deployed stack would publish to this URL (docs/events.md)',
+    )
+      .env('FORWARD_EVENTS_URL')
+      .argParser((value) => forwardUrl(value, '--forward-events (or FORWARD_EVENTS_URL)')),
+  )
   .addHelpText(
     'after',
     `
@@ -35,7 +44,11 @@ Environment:
   )
   .action(start);
 
-async function start(options: { inMemory: boolean; port: number }): Promise<void> {
+async function start(options: {
+  inMemory: boolean;
+  port: number;
+  forwardEvents?: string;
+}): Promise<void> {
   const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
   const hashMode = process.env.HASH_MODE || undefined;
   if (hashMode && !(hashModes as readonly string[]).includes(hashMode)) {
@@ -61,6 +74,7 @@ async function start(options: { inMemory: boolean; port: number }): Promise<void
     ...(CALLBACK_API_KEYS && { apiKeys: CALLBACK_API_KEYS }),
     ...(AWS_ENDPOINT_URL_DYNAMODB && { endpoint: AWS_ENDPOINT_URL_DYNAMODB }),
     ...(hashMode && { hashMode: hashMode as HashMode }),
+    ...(options.forwardEvents && { forwardEvents: { url: options.forwardEvents } }),
   }).catch((error: unknown) => {
     throw new Error(describe(error), { cause: error });
   });

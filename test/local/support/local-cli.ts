@@ -31,6 +31,7 @@ export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     'DATA_DIR',
     'PORT',
     'HOST',
+    'FORWARD_EVENTS_URL',
   ]) {
     delete env[name];
   }

@@ -1,0 +1,71 @@
+import { open, readFile } from 'node:fs/promises';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { lock } from 'proper-lockfile';
+import { writeAtomically } from '../local/outbox.js';
+
+/** An event that no try delivered, kept to be sent again by `npm run redrive -- --forward-to`. */
+export interface DeadLetter {
+  /** The envelope's id, which a redrive keeps: consumers dedupe on it. */
+  readonly id: string;
+  readonly detailType?: string;
+  readonly reference?: string;
+  /** The envelope exactly as it was POSTed; absent when no event could be built from the record. */
+  readonly body?: string;
+  /** The stream record, when no event could be built from it (the stream consumer's DLQ case). */
+  readonly record?: DynamoDBRecord;
+  readonly url?: string;
+  readonly attempts: number;
+  readonly problem: string;
+  readonly deadLetteredAt: string;
+}
+
+/**
+ * The server appends while a redrive rewrites, in two processes: both take the file's lock
+ * (proper-lockfile, a lock directory beside it) so no line is lost between them.
+ */
+async function withLock<T>(file: string, work: () => Promise<T>): Promise<T> {
+  const release = await lock(file, {
+    realpath: false,
+    stale: 10_000,
+    retries: { retries: 50, minTimeout: 20, maxTimeout: 200 },
+  });
+  try {
+    return await work();
+  } finally {
+    await release();
+  }
+}
+
+export function appendDeadLetter(file: string, letter: DeadLetter): Promise<void> {
+  return withLock(file, async () => {
+    const handle = await open(file, 'a', 0o600);
+    try {
+      await handle.appendFile(`${JSON.stringify(letter)}\n`);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/** Every complete line of the file; none when it does not exist. */
+export async function readDeadLetters(file: string): Promise<DeadLetter[]> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return '';
+    throw error;
+  });
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as DeadLetter);
+}
+
+/** Removes the letters with these ids, keeping any appended meanwhile. */
+export function removeDeadLetters(file: string, ids: ReadonlySet<string>): Promise<void> {
+  if (ids.size === 0) return Promise.resolve();
+  return withLock(file, async () => {
+    const kept = (await readDeadLetters(file)).filter((letter) => !ids.has(letter.id));
+    await writeAtomically(file, kept.map((letter) => `${JSON.stringify(letter)}\n`).join(''));
+  });
+}

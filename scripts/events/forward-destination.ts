@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { Option } from '@commander-js/extra-typings';
+import { eventFiles } from '../local/event-files.js';
+import type { Destination } from '../ops/republish.js';
+import { UsageError } from '../shared/cli-errors.js';
+import { localData } from '../shared/local-data.js';
+import { HttpEventPublisher } from './event-target.js';
+
+/** An http(s) URL, as `--forward-events`, `FORWARD_EVENTS_URL` and `--forward-to` take it. */
+export function forwardUrl(value: string, name: string): string {
+  const url = URL.parse(value);
+  if (url === null || !['http:', 'https:'].includes(url.protocol)) {
+    throw new UsageError(`${name} must be an http(s) URL, got ${value}`);
+  }
+  return url.href;
+}
+
+/** `--forward-to`: replay and redrive POST to a URL instead of putting to a bus. */
+export const forwardToOption = new Option(
+  '--forward-to <url>',
+  'POST the events to this URL, as local mode forwards them, instead of putting them on a bus',
+).argParser((value) => forwardUrl(value, '--forward-to'));
+
+/**
+ * The secret the running (or last) local server signs with, read from its data folder, so a
+ * consumer that verifies accepts what replay and redrive send as well; none without one.
+ */
+export async function localSigningSecret(): Promise<string | undefined> {
+  const data = localData(process.env.DATA_DIR);
+  if (data.kind === 'memory') return undefined;
+  const text = await readFile(eventFiles(data.dir).signingSecret, 'utf8').catch(() => '');
+  return text.trim() || undefined;
+}
+
+/** Where replay publishes with `--forward-to`: the stream consumer's path, ending in a POST. */
+export async function forwardDestination(url: string): Promise<Destination> {
+  const signingSecret = await localSigningSecret();
+  return {
+    publisher: new HttpEventPublisher({ url, ...(signingSecret && { signingSecret }) }),
+    eventBusName: url,
+  };
+}

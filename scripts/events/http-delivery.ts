@@ -1,0 +1,117 @@
+import pRetry, { AbortError } from 'p-retry';
+
+/** How hard one event is pushed at a consumer before it becomes a dead letter. */
+export interface DeliveryPolicy {
+  /** Tries in all, the first included. @default 6 */
+  readonly attempts?: number;
+  /** Wait before the first retry; doubled each time, with jitter. @default 1000 */
+  readonly firstRetryMs?: number;
+  /** The longest wait between two tries. @default 16000 */
+  readonly maxRetryMs?: number;
+  /** One try gives up after this long (a consumer that hangs). @default 10000 */
+  readonly attemptTimeoutMs?: number;
+  /** No retry starts after this long: the bound on one event's delivery. @default 60000 */
+  readonly maxDeliveryMs?: number;
+}
+
+export const deliveryDefaults = {
+  attempts: 6,
+  firstRetryMs: 1_000,
+  maxRetryMs: 16_000,
+  attemptTimeoutMs: 10_000,
+  maxDeliveryMs: 60_000,
+} as const satisfies Required<DeliveryPolicy>;
+
+export type DeliveryOutcome =
+  | { readonly delivered: true; readonly attempts: number; readonly status: number }
+  | { readonly delivered: false; readonly attempts: number; readonly problem: string };
+
+/** Thrown for a non-2xx answer, so p-retry counts it as a failed try. */
+class RefusedError extends Error {
+  override name = 'RefusedError';
+}
+
+/**
+ * POSTs `body` as JSON until the consumer answers 2xx, retrying a refused connection, a timeout
+ * or any other answer with exponential backoff within the policy's bounds. `signal` (the server
+ * stopping) ends it at once: the outcome is then `undefined` and the event is still owed.
+ */
+export async function deliver(
+  url: string,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  policy: DeliveryPolicy = {},
+  signal?: AbortSignal,
+): Promise<DeliveryOutcome | undefined> {
+  const settings = { ...deliveryDefaults, ...policy };
+  let attempts = 0;
+  try {
+    const status = await pRetry(
+      async () => {
+        attempts += 1;
+        return post(url, body, headers, settings.attemptTimeoutMs, signal);
+      },
+      {
+        retries: settings.attempts - 1,
+        minTimeout: settings.firstRetryMs,
+        maxTimeout: settings.maxRetryMs,
+        randomize: true,
+        maxRetryTime: settings.maxDeliveryMs,
+        // Every failure of a try is worth another: the consumer is being written and restarted.
+        shouldRetry: () => true,
+        ...(signal && { signal }),
+      },
+    );
+    return { delivered: true, attempts, status };
+  } catch (error) {
+    if (signal?.aborted) return undefined;
+    return { delivered: false, attempts, problem: describe(error) };
+  }
+}
+
+async function post(
+  url: string,
+  body: string,
+  headers: Readonly<Record<string, string>>,
+  timeoutMs: number,
+  stop: AbortSignal | undefined,
+): Promise<number> {
+  // A controller whose timer is cleared: AbortSignal.timeout() would keep the process alive.
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error(`no answer in ${timeoutMs} ms`)),
+    timeoutMs,
+  );
+  const onStop = () => controller.abort(stop?.reason);
+  stop?.addEventListener('abort', onStop, { once: true });
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+      signal: controller.signal,
+      redirect: 'manual',
+    });
+    await response.body?.cancel();
+    if (response.status < 200 || response.status > 299) {
+      throw new RefusedError(`answered ${response.status}`);
+    }
+    return response.status;
+  } catch (error) {
+    if (stop?.aborted) throw new AbortError('stopped');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    stop?.removeEventListener('abort', onStop);
+  }
+}
+
+/** The last try's failure in words: the consumer's status, or the connection's error code. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error instanceof RefusedError) return error.message;
+  const cause = error.cause as (Error & { code?: string }) | undefined;
+  if (cause?.code) return `${cause.code} (${cause.message})`;
+  if (error.name === 'AbortError' && cause instanceof Error) return cause.message;
+  return error.message;
+}

@@ -1,0 +1,24 @@
+import { join } from 'node:path';
+
+/**
+ * Where local mode keeps what its event forwarding needs, beside the engine's files in the data
+ * folder (an in-memory run's private folder), so deleting the folder resets it too.
+ */
+export function eventFiles(runDir: string) {
+  const dir = join(runDir, 'events');
+  return {
+    dir,
+    /** The table's items (key and digest) when the local stream last started from scratch. */
+    snapshot: join(dir, 'snapshot.json'),
+    /** Every change seen since, as the stream record it stands for (JSON Lines). */
+    outbox: join(dir, 'outbox.jsonl'),
+    /** How many outbox records are done with (delivered, dead-lettered or standing for no event). */
+    forwarded: join(dir, 'forwarded.json'),
+    /** Events no try could deliver (JSON Lines); `npm run redrive -- --forward-to` re-sends them. */
+    deadLetters: join(dir, 'dead-letters.jsonl'),
+    /** This run's Standard Webhooks signing secret (0600). */
+    signingSecret: join(dir, 'signing-secret'),
+  };
+}
+
+export type EventFiles = ReturnType<typeof eventFiles>;

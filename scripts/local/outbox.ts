@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import type { DynamoDBRecord } from 'aws-lambda';
+import type { EventFiles } from './event-files.js';
+
+/** One change of the table, as the stream would carry it, and what it leaves the item as. */
+export interface OutboxEntry {
+  /** The item's key (`reference`). */
+  readonly key: string;
+  /** Digest of the item after the change; `null` when the change removed it. */
+  readonly digest: string | null;
+  readonly record: DynamoDBRecord;
+}
+
+/**
+ * Local mode's stand-in for the table stream, durable in the data folder: a snapshot of the table
+ * (each item's key and digest) taken when it started, then every change seen since, appended
+ * (JSON Lines, synced) before anything is sent; and a cursor saying how many are done with. The
+ * snapshot plus the changes is the table as last seen, so a change made while the server was
+ * stopped is still found, and one already appended is never appended again.
+ */
+export class Outbox {
+  /** Key → digest of every item as last seen. */
+  readonly seen = new Map<string, string>();
+  readonly entries: OutboxEntry[] = [];
+  #forwarded = 0;
+  #started: boolean;
+
+  private constructor(
+    private readonly files: EventFiles,
+    started: boolean,
+  ) {
+    this.#started = started;
+  }
+
+  /** False until the stream has a snapshot to compare the table with. */
+  get started(): boolean {
+    return this.#started;
+  }
+
+  /** Reads the folder's outbox; `started` is false when it has no snapshot yet. */
+  static async open(files: EventFiles): Promise<Outbox> {
+    await mkdir(files.dir, { recursive: true, mode: 0o700 });
+    const snapshot = await readJson<{ items: Record<string, string> }>(files.snapshot);
+    const outbox = new Outbox(files, snapshot !== undefined);
+    for (const [key, digest] of Object.entries(snapshot?.items ?? {})) outbox.seen.set(key, digest);
+    const text = await readFile(files.outbox, 'utf8').catch(ifMissing(''));
+    const lines = text.split('\n');
+    // A line cut short by a crash was never complete: the next poll finds its change again.
+    const complete = lines.slice(0, -1);
+    for (const line of complete) outbox.apply(JSON.parse(line) as OutboxEntry);
+    if (text !== '' && !text.endsWith('\n')) {
+      await writeAtomically(files.outbox, complete.map((line) => `${line}\n`).join(''));
+    }
+    const cursor = (await readJson<{ count: number }>(files.forwarded))?.count ?? 0;
+    // A cursor past the end is one left by a compaction cut short (see compact).
+    outbox.#forwarded = cursor <= outbox.entries.length ? cursor : 0;
+    await outbox.compact();
+    return outbox;
+  }
+
+  /** Starts the stream at `items` (key → digest): what is in the table now is not news. */
+  async start(items: ReadonlyMap<string, string>): Promise<void> {
+    await writeAtomically(
+      this.files.snapshot,
+      JSON.stringify({ items: Object.fromEntries(items) }),
+    );
+    for (const [key, digest] of items) this.seen.set(key, digest);
+    this.#started = true;
+  }
+
+  /** Appends changes durably (one write, synced), then counts them as seen. */
+  async append(entries: readonly OutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const handle = await open(this.files.outbox, 'a', 0o600);
+    try {
+      await handle.appendFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    for (const entry of entries) this.apply(entry);
+  }
+
+  get forwarded(): number {
+    return this.#forwarded;
+  }
+
+  /** Marks the next entry done with; the cursor is replaced whole, never half-written. */
+  async markForwarded(): Promise<void> {
+    this.#forwarded += 1;
+    await writeAtomically(this.files.forwarded, JSON.stringify({ count: this.#forwarded }));
+  }
+
+  /**
+   * When every entry is done with, the snapshot absorbs them and the outbox starts empty, so it
+   * does not grow for ever. Each step is a rename; a crash between them leaves entries the
+   * snapshot already holds (applied again, harmlessly) or a cursor past the end (reset on open).
+   */
+  private async compact(): Promise<void> {
+    if (this.entries.length === 0 || this.#forwarded < this.entries.length) return;
+    await this.start(new Map(this.seen));
+    await writeAtomically(this.files.outbox, '');
+    this.entries.length = 0;
+    this.#forwarded = 0;
+    await writeAtomically(this.files.forwarded, JSON.stringify({ count: 0 }));
+  }
+
+  private apply(entry: OutboxEntry): void {
+    if (entry.digest === null) this.seen.delete(entry.key);
+    else this.seen.set(entry.key, entry.digest);
+    this.entries.push(entry);
+  }
+}
+
+async function readJson<T>(file: string): Promise<T | undefined> {
+  const text = await readFile(file, 'utf8').catch(ifMissing(undefined));
+  return text === undefined ? undefined : (JSON.parse(text) as T);
+}
+
+function ifMissing<T>(value: T) {
+  return (error: NodeJS.ErrnoException): T => {
+    if (error.code === 'ENOENT') return value;
+    throw error;
+  };
+}
+
+/** Written beside, synced, then renamed over: a reader sees the old file or the new, whole. */
+export async function writeAtomically(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${randomUUID()}.tmp`;
+  await writeFile(temporary, text, { mode: 0o600, flush: true });
+  await rename(temporary, file);
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { DeliveryPolicy } from '../../scripts/events/http-delivery.js';
+import { verifySignature } from '../../scripts/events/webhook-signature.js';
+import { eventFiles } from '../../scripts/local/event-files.js';
+import { type LocalServer, startLocalServer } from '../../scripts/local/local-server.js';
+import { freePort } from '../../scripts/shared/free-port.js';
+import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
+import { type Engine, engineEndpoint, forEachEngine } from '../support/engines.js';
+import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
+
+/**
+ * `npm start -- --forward-events <url>` in-process, on both engines: the events a downstream
+ * consumer receives are the ones the stream consumer would publish, once each, and the ones it
+ * cannot take are retried, dead-lettered, and never lost across a restart.
+ */
+
+const key = 'forward-test-key';
+/** 2^53 + 1: a double would make it ...992. */
+const bigId = '9007199254740993';
+const fast: DeliveryPolicy = {
+  attempts: 3,
+  firstRetryMs: 10,
+  maxRetryMs: 20,
+  attemptTimeoutMs: 2_000,
+};
+
+interface Envelope {
+  readonly version: string;
+  readonly id: string;
+  readonly 'detail-type': string;
+  readonly source: string;
+  readonly account: string;
+  readonly time: string;
+  readonly region: string;
+  readonly resources: unknown[];
+  readonly detail: Record<string, unknown>;
+}
+
+const post = (server: LocalServer, reference: string, amount = '250075') =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: callbackBody(sampleTransaction({ id: bigId, amount, reference }), key),
+  });
+
+async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+const deadLetterLines = async (server: LocalServer) => {
+  const text = await readFile(eventFiles(server.runDir).deadLetters, 'utf8').catch(() => '');
+  return text.split('\n').filter((line) => line !== '');
+};
+
+forEachEngine((engine: Engine) => {
+  let folder: string;
+  let consumer: EventConsumer;
+  const servers: LocalServer[] = [];
+  const logs: string[] = [];
+
+  const start = (tableName: string, url: string, policy: DeliveryPolicy = fast) =>
+    startLocalServer({
+      port: 0,
+      dataDir: folder,
+      apiKeys: key,
+      tableName,
+      ...(engine === 'dynamodb-local' && { endpoint: engineEndpoint('dynamodb-local') }),
+      forwardEvents: { url, policy, pollMs: 30, log: (line) => logs.push(line) },
+    }).then((server) => {
+      servers.push(server);
+      return server;
+    });
+
+  beforeAll(async () => {
+    consumer = await startEventConsumer();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.stop()));
+    await rm(folder, { recursive: true, force: true });
+    consumer.received.length = 0;
+    consumer.answer(204);
+    logs.length = 0;
+  });
+  afterAll(() => consumer.close());
+  const freshFolder = async () => {
+    folder = await mkdtemp(join(tmpdir(), 'forward-events-'));
+  };
+
+  it('POSTs one signed Transaction Completed per new callback, exact digits, none for a redelivery', async () => {
+    await freshFolder();
+    const server = await start(`forward-${randomUUID()}`, consumer.url);
+    const references = Array.from({ length: 20 }, (_, index) => `fwd-${index}-${randomUUID()}`);
+
+    for (const reference of references) expect((await post(server, reference)).status).toBe(204);
+    for (const reference of references) expect((await post(server, reference)).status).toBe(204);
+    expect((await post(server, references[3] as string, '999')).status).toBe(409);
+    await consumer.waitFor(21);
+    await sleep(300); // ten more reads of the table: nothing else may come
+
+    expect(consumer.received).toHaveLength(21);
+    const envelopes = consumer.accepted() as unknown as Envelope[];
+    const completed = envelopes.filter((event) => event['detail-type'] === 'Transaction Completed');
+    expect(completed.map((event) => event.detail.reference).sort()).toEqual([...references].sort());
+    for (const event of completed) {
+      expect(event).toMatchObject({
+        version: '0',
+        source: 'callback-receiver',
+        account: '000000000000',
+        resources: [],
+        detail: { id: bigId, amount: '250075', currency: 'TRY', hashResult: 'verified' },
+      });
+      expect(event.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(event.detail).not.toHaveProperty('rawBody');
+    }
+    expect(new Set(envelopes.map((event) => event.id)).size).toBe(21);
+    // The conflict comes after the transaction it claims: in order per reference.
+    const conflictAt = envelopes.findIndex(
+      (event) => event['detail-type'] === 'Transaction Conflict',
+    );
+    expect(envelopes[conflictAt]?.detail).toMatchObject({
+      reference: references[3],
+      amount: '999',
+    });
+    const completedAt = envelopes.findIndex((event) => event.detail.reference === references[3]);
+    expect(completedAt).toBeLessThan(conflictAt);
+    // Exact on the wire, not only after a parse that might have been lenient.
+    expect(consumer.received[0]?.body).toContain(`"id":"${bigId}"`);
+
+    const secret = (await readFile(eventFiles(server.runDir).signingSecret, 'utf8')).trim();
+    for (const { headers, body } of consumer.received) {
+      const signed = Object.fromEntries(
+        ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [
+          name,
+          String(headers[name]),
+        ]),
+      );
+      expect(verifySignature(secret, signed, body)).toBe(true);
+      expect(verifySignature(secret, signed, body.replace(bigId, '9007199254740992'))).toBe(false);
+      expect(signed['webhook-id']).toBe((JSON.parse(body) as Envelope).id);
+    }
+  });
+
+  it('retries a failing consumer, then writes the event to the dead-letter file and goes on', async () => {
+    await freshFolder();
+    const server = await start(`forward-${randomUUID()}`, consumer.url);
+    consumer.answer(503);
+
+    await post(server, 'dead-1');
+    await until(async () => (await deadLetterLines(server)).length === 1, 'a dead letter');
+    consumer.answer(204);
+    await post(server, 'alive-2');
+    await consumer.waitFor(4);
+
+    const tries = consumer.received.slice(0, 3);
+    expect(tries.map((event) => event.answered)).toEqual([503, 503, 503]);
+    expect(new Set(tries.map((event) => event.headers['webhook-id'])).size).toBe(1);
+    expect(consumer.accepted()[0]?.detail).toMatchObject({ reference: 'alive-2' });
+    const [letter] = (await deadLetterLines(server)).map((line) => JSON.parse(line));
+    expect(letter).toMatchObject({ reference: 'dead-1', attempts: 3, problem: 'answered 503' });
+    expect(letter.body).toBe(tries[0]?.body);
+    expect(server.events?.deadLettered).toBe(1);
+    expect(logs.join('\n')).toMatch(/not delivered after 3 tries: answered 503; 1 dead letter/);
+  });
+
+  it('dead-letters an event whose consumer refuses connections', async () => {
+    await freshFolder();
+    const nobody = `http://127.0.0.1:${await freePort()}/events`;
+    const server = await start(`forward-${randomUUID()}`, nobody, { ...fast, attempts: 2 });
+
+    await post(server, 'refused-1');
+    await until(async () => (await deadLetterLines(server)).length === 1, 'a dead letter');
+
+    const [letter] = (await deadLetterLines(server)).map((line) => JSON.parse(line));
+    expect(letter).toMatchObject({ reference: 'refused-1', attempts: 2 });
+    expect(letter.problem).toMatch(/ECONNREFUSED/);
+  });
+
+  it('forwards after a restart what the stopped server still owed, each once', async () => {
+    await freshFolder();
+    const tableName = `forward-${randomUUID()}`;
+    consumer.answer(503);
+    const patient = { ...fast, attempts: 1_000, maxDeliveryMs: 60_000 };
+    const first = await start(tableName, consumer.url, patient);
+    const references = ['owed-1', 'owed-2', 'owed-3'];
+    for (const reference of references) expect((await post(first, reference)).status).toBe(204);
+    await consumer.waitFor(1);
+    await first.stop();
+    const refusedBefore = consumer.received.length;
+    consumer.answer(204);
+
+    const second = await start(tableName, consumer.url);
+    await until(() => consumer.accepted().length === 3, 'three delivered events');
+    await sleep(300);
+
+    expect(second.events?.resumed).toBe(3);
+    const delivered = consumer
+      .accepted()
+      .map((event) => (event.detail as { reference: string }).reference);
+    expect(delivered).toEqual(references);
+    expect(consumer.received.length).toBe(refusedBefore + 3);
+  });
+});
