@@ -2,10 +2,12 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';
+import { forwardToOption } from '../events/forward-destination.js';
 import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
+import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';
 
@@ -26,12 +28,17 @@ const program = withTableOptions(
       ).env('EVENTS_DLQ_URL'),
     )
     .addOption(busOption)
+    .addOption(forwardToOption)
     .option(
       '--max-messages <n>',
       'stop after n messages (default: all)',
       positiveInteger('--max-messages'),
     ),
 ).action(async (options) => {
+  if (options.forwardTo) {
+    process.exitCode = await redriveLocalDeadLetters(options.forwardTo);
+    return;
+  }
   const queueUrl = options.queue;
   if (!queueUrl) throw new UsageError('name the queue with --queue or EVENTS_DLQ_URL');
   const bus = destination(options.bus);

@@ -1,4 +1,5 @@
 /** `npm run replay`: republishes recorded transactions to the bus (docs/events.md). */
+import { forwardDestination, forwardToOption } from '../events/forward-destination.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
@@ -18,14 +19,17 @@ const program = withTableOptions(
     .argument('[references...]', 'the references to republish')
     .option('--since <ISO>', 'instead of references: everything received from this time')
     .option('--until <ISO>', 'end of the window, exclusive (default: now)')
-    .addOption(busOption),
+    .addOption(busOption)
+    .addOption(forwardToOption),
 ).action(async (references, options) => {
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');
   }
   const window = optionalWindow(options.since, options.until);
   const selection = window ? { window } : { references };
-  const bus = destination(options.bus);
+  const bus = options.forwardTo
+    ? await forwardDestination(options.forwardTo)
+    : destination(options.bus);
   const summary = await withTarget(options, (target) =>
     replayTransactions({ ...target, ...bus }, selection),
   );

@@ -1,0 +1,33 @@
+import { readDeadLetters } from '../events/dead-letters.js';
+import { localSigningSecret } from '../events/forward-destination.js';
+import { eventFiles } from '../local/event-files.js';
+import { UsageError } from '../shared/cli-errors.js';
+import { localData } from '../shared/local-data.js';
+import { terminalText } from '../shared/terminal-text.js';
+import { redriveDeadLetters } from './redrive-dead-letters.js';
+
+/**
+ * `npm run redrive -- --forward-to <url>`: local mode's dead letters (DATA_DIR) sent again; the
+ * delivered ones leave the file. Prints one line per letter; the exit code says whether any is
+ * left.
+ */
+export async function redriveLocalDeadLetters(url: string): Promise<number> {
+  const data = localData(process.env.DATA_DIR);
+  if (data.kind === 'memory') {
+    throw new UsageError('an in-memory run keeps no dead letters: set DATA_DIR to its folder');
+  }
+  const file = eventFiles(data.dir).deadLetters;
+  const signingSecret = await localSigningSecret();
+  const outcomes = await redriveDeadLetters(file, { url, ...(signingSecret && { signingSecret }) });
+  if (outcomes.length === 0) {
+    process.stdout.write(`No dead letters in ${file}.\n`);
+    return 0;
+  }
+  const lines = outcomes.map(({ id, delivered, problem }) =>
+    delivered ? `${id}: delivered; removed` : `${id}: kept (${problem ?? 'not delivered'})`,
+  );
+  const delivered = outcomes.filter((outcome) => outcome.delivered).length;
+  lines.push(`${delivered} dead letter(s) delivered to ${url} and removed from ${file}.`);
+  process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
+  return delivered === outcomes.length && (await readDeadLetters(file)).length === 0 ? 0 : 1;
+}
