@@ -12,11 +12,11 @@ export function newSigningSecret(): string {
   return `${secretPrefix}${randomBytes(24).toString('base64')}`;
 }
 
-export interface SignatureHeaders {
+export type SignatureHeaders = {
   readonly 'webhook-id': string;
   readonly 'webhook-timestamp': string;
   readonly 'webhook-signature': string;
-}
+};
 
 function keyBytes(secret: string): Buffer {
   if (!secret.startsWith(secretPrefix)) {
