@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
+import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
+import { dataFolder, freePort, runScript, startServer } from './support/local-cli.js';
+
+/** `FORWARD_EVENTS_URL=… npm start` and `--forward-events`, as a user runs them. */
+describe('npm start with event forwarding', () => {
+  const folder = dataFolder('forward-command-');
+  const key = 'forward-command-key';
+  let consumer: EventConsumer;
+  beforeAll(async () => {
+    consumer = await startEventConsumer();
+  });
+  afterAll(() => consumer.close());
+
+  it('takes the URL from FORWARD_EVENTS_URL, says so in the banner and forwards', async () => {
+    const env = {
+      DATA_DIR: folder.path,
+      CALLBACK_API_KEYS: key,
+      PORT: String(await freePort()),
+      FORWARD_EVENTS_URL: consumer.url,
+    };
+    const server = await startServer(env);
+
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key },
+      body: callbackBody(sampleTransaction({ reference: 'from-the-cli' }), key),
+    });
+    await consumer.waitFor(1);
+    const stopped = await server.stop('SIGINT');
+
+    expect(answer.status).toBe(204);
+    expect(server.stdout()).toMatch(/Events +POSTed to http:\/\/127\.0\.0\.1:\d+\/events/);
+    expect(server.stdout()).toMatch(/signed; this run's secret in .*events\/signing-secret/);
+    expect(consumer.accepted()[0]).toMatchObject({
+      'detail-type': 'Transaction Completed',
+      detail: { reference: 'from-the-cli' },
+    });
+    expect(stopped.code).toBe(0);
+  });
+
+  it('refuses a --forward-events that is not an http(s) URL with exit 2 and one line', async () => {
+    const result = await runScript('start', ['--forward-events', 'ftp://example.com/x'], {});
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^start: --forward-events \(or FORWARD_EVENTS_URL\) must be an http\(s\) URL, got ftp:\/\/example\.com\/x$/m,
+    );
+  });
+});
