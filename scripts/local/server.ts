@@ -7,7 +7,7 @@ import { commandProgram, exitCodes, runProgram } from '../shared/command-program
 import { DataFolderBusyError } from '../shared/data-lock.js';
 import { checkPortFree } from '../shared/free-port.js';
 import { inMemory } from '../shared/local-data.js';
-import { isLoopbackHost } from '../shared/local-target.js';
+import { isLoopbackHost, isLoopbackUrl } from '../shared/local-target.js';
 import { banner } from './banner.js';
 import { type LocalServer, startLocalServer } from './local-server.js';
 
@@ -53,6 +53,17 @@ async function start(options: {
   const hashMode = process.env.HASH_MODE || undefined;
   if (hashMode && !(hashModes as readonly string[]).includes(hashMode)) {
     throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${hashMode}`);
+  }
+  if (
+    options.forwardEvents &&
+    AWS_ENDPOINT_URL_DYNAMODB &&
+    !isLoopbackUrl(AWS_ENDPOINT_URL_DYNAMODB)
+  ) {
+    // Forwarding reads the whole table every few hundred ms: fine on this machine, not on AWS,
+    // where the deployed stream consumer publishes anyway.
+    throw new UsageError(
+      '--forward-events reads the table continuously: use it with a local engine, not AWS_ENDPOINT_URL_DYNAMODB on AWS',
+    );
   }
   const host = HOST || '127.0.0.1';
   const dataDir = options.inMemory ? inMemory : DATA_DIR;
