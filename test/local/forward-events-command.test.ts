@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
 import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
+import { until } from './support/forwarding.js';
 import { dataFolder, freePort, runScript, startServer } from './support/local-cli.js';
 
 /** `FORWARD_EVENTS_URL=… npm start` and `--forward-events`, as a user runs them. */
@@ -39,6 +41,40 @@ describe('npm start with event forwarding', () => {
     });
     expect(stopped.code).toBe(0);
   });
+
+  it('forwards after a crash (SIGKILL) what was recorded and not yet delivered, each once', async () => {
+    const env = {
+      DATA_DIR: folder.path,
+      CALLBACK_API_KEYS: key,
+      PORT: String(await freePort()),
+      FORWARD_EVENTS_URL: consumer.url,
+    };
+    consumer.received.length = 0;
+    consumer.answer(503);
+    const crashing = await startServer(env);
+    const references = ['crash-1', 'crash-2'];
+    for (const reference of references) {
+      const answer = await fetch(crashing.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: callbackBody(sampleTransaction({ reference }), key),
+      });
+      expect(answer.status).toBe(204);
+    }
+    await consumer.waitFor(1);
+    await crashing.stop('SIGKILL');
+    consumer.answer(204);
+    // The killed server's lock goes stale after 5 s; until then the folder is refused.
+    await sleep(6_000);
+
+    const restarted = await startServer(env);
+    await until(() => consumer.accepted().length >= 2, 'both events after the restart', 20_000);
+    await sleep(500);
+    await restarted.stop('SIGINT');
+
+    const delivered = consumer.accepted().map((event) => event.detail as { reference: string });
+    expect(delivered.map((detail) => detail.reference)).toEqual(references);
+  }, 60_000);
 
   it('refuses a --forward-events that is not an http(s) URL with exit 2 and one line', async () => {
     const result = await runScript('start', ['--forward-events', 'ftp://example.com/x'], {});
