@@ -13,6 +13,9 @@ export interface EventForwarderOptions {
   readonly log: (line: string) => void;
 }
 
+/** Entries, all done with, after which the outbox is folded into its snapshot. */
+const compactAfter = 1_000;
+
 /** The bus name entries carry; EventBridge drops it from what it delivers, and so do we. */
 const localBus = 'local';
 
@@ -82,6 +85,8 @@ export function startEventForwarder(options: EventForwarderOptions) {
       try {
         if (!(await forwardOne(entry.record))) return;
         await outbox.markForwarded();
+        // A long run would otherwise keep every change since its start, on disk and in memory.
+        await outbox.compactWhenDone(compactAfter);
       } catch (error) {
         // A disk that refuses the cursor or the dead letter: stop rather than send twice.
         log(`event forwarding stopped: ${error instanceof Error ? error.message : String(error)}`);

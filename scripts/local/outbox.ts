@@ -25,6 +25,7 @@ export class Outbox {
   readonly entries: OutboxEntry[] = [];
   #forwarded = 0;
   #started: boolean;
+  #chain: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly files: EventFiles,
@@ -48,7 +49,16 @@ export class Outbox {
     const lines = text.split('\n');
     // A line cut short by a crash was never complete: the next poll finds its change again.
     const complete = lines.slice(0, -1);
-    for (const line of complete) outbox.apply(JSON.parse(line) as OutboxEntry);
+    for (const [index, line] of complete.entries()) {
+      try {
+        outbox.apply(JSON.parse(line) as OutboxEntry);
+      } catch (error) {
+        throw new Error(
+          `${files.outbox} line ${index + 1} is not JSON: fix or delete the events/ folder (its events are then not forwarded)`,
+          { cause: error },
+        );
+      }
+    }
     if (text !== '' && !text.endsWith('\n')) {
       await writeAtomically(files.outbox, complete.map((line) => `${line}\n`).join(''));
     }
@@ -70,8 +80,26 @@ export class Outbox {
   }
 
   /** Appends changes durably (one write, synced), then counts them as seen. */
-  async append(entries: readonly OutboxEntry[]): Promise<void> {
-    if (entries.length === 0) return;
+  append(entries: readonly OutboxEntry[]): Promise<void> {
+    if (entries.length === 0) return Promise.resolve();
+    return this.serial(() => this.write(entries));
+  }
+
+  /** Compacts (see compact) once at least `threshold` entries are all done with. */
+  compactWhenDone(threshold: number): Promise<void> {
+    return this.serial(async () => {
+      if (this.entries.length >= threshold) await this.compact();
+    });
+  }
+
+  /** Appends and compactions one after the other: a compaction never drops a fresh append. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.#chain.then(work, work);
+    this.#chain = next.catch(() => {});
+    return next;
+  }
+
+  private async write(entries: readonly OutboxEntry[]): Promise<void> {
     const handle = await open(this.files.outbox, 'a', 0o600);
     try {
       await handle.appendFile(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''));

@@ -65,4 +65,19 @@ describe('the outbox of local mode events', () => {
     expect(Object.fromEntries(compacted.seen)).toEqual({ a: 'd1', b: 'd2' });
     expect(await readFile(files.outbox, 'utf8')).toBe('');
   });
+
+  it('never drops a change appended while it compacts', async () => {
+    const files = eventFiles(dir);
+    const outbox = await Outbox.open(files);
+    await outbox.start(new Map());
+    await outbox.append([entry('a', 'd1')]);
+    await outbox.markForwarded();
+
+    await Promise.all([outbox.compactWhenDone(1), outbox.append([entry('b', 'd2')])]);
+
+    const again = await Outbox.open(files);
+    expect(again.entries.map((e) => e.key)).toEqual(['b']);
+    expect(again.forwarded).toBe(0);
+    expect(Object.fromEntries(again.seen)).toEqual({ a: 'd1', b: 'd2' });
+  });
 });
