@@ -16,10 +16,13 @@ export function forwardUrl(value: string, name: string): string {
 }
 
 /** `--forward-to`: replay and redrive POST to a URL instead of putting to a bus. */
-export const forwardToOption = new Option(
-  '--forward-to <url>',
-  'POST the events to this URL, as local mode forwards them, instead of putting them on a bus',
-).argParser((value) => forwardUrl(value, '--forward-to'));
+export function forwardToOption(
+  description = 'POST the events to this URL, as local mode forwards them, instead of putting them on a bus',
+) {
+  return new Option('--forward-to <url>', description).argParser((value) =>
+    forwardUrl(value, '--forward-to'),
+  );
+}
 
 /**
  * The secret the running (or last) local server signs with, read from its data folder, so a

@@ -28,7 +28,11 @@ const program = withTableOptions(
       ).env('EVENTS_DLQ_URL'),
     )
     .addOption(busOption)
-    .addOption(forwardToOption)
+    .addOption(
+      forwardToOption(
+        "instead of the queue: re-send local mode's dead letters (DATA_DIR/events) to this URL",
+      ),
+    )
     .option(
       '--max-messages <n>',
       'stop after n messages (default: all)',

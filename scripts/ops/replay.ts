@@ -20,7 +20,7 @@ const program = withTableOptions(
     .option('--since <ISO>', 'instead of references: everything received from this time')
     .option('--until <ISO>', 'end of the window, exclusive (default: now)')
     .addOption(busOption)
-    .addOption(forwardToOption),
+    .addOption(forwardToOption()),
 ).action(async (references, options) => {
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');
