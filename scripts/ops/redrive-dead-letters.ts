@@ -11,6 +11,8 @@ import {
 export interface DeadLetterOutcome {
   readonly id: string;
   readonly delivered: boolean;
+  /** Not delivered because the consumer refused or could not be reached (not for its content). */
+  readonly refused?: boolean;
   readonly problem?: string;
 }
 
@@ -43,7 +45,7 @@ export async function redriveDeadLetters(
     outcomes.push({
       id: letter.id,
       delivered: outcome?.delivered === true,
-      ...(outcome && !outcome.delivered && { problem: outcome.problem }),
+      ...(!outcome?.delivered && { refused: true, problem: outcome?.problem ?? 'stopped' }),
     });
     if (!outcome?.delivered) break;
   }

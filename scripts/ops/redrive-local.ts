@@ -2,14 +2,14 @@ import { readDeadLetters } from '../events/dead-letters.js';
 import { localSigningSecret } from '../events/forward-destination.js';
 import { eventFiles } from '../local/event-files.js';
 import { UsageError } from '../shared/cli-errors.js';
+import { exitCodes } from '../shared/exit-codes.js';
 import { localData } from '../shared/local-data.js';
 import { terminalText } from '../shared/terminal-text.js';
 import { redriveDeadLetters } from './redrive-dead-letters.js';
 
 /**
  * `npm run redrive -- --forward-to <url>`: local mode's dead letters (DATA_DIR) sent again; the
- * delivered ones leave the file. Prints one line per letter; the exit code says whether any is
- * left.
+ * delivered ones leave the file. Prints one line per letter; the exit code follows docs/tools.md.
  */
 export async function redriveLocalDeadLetters(url: string): Promise<number> {
   const data = localData(process.env.DATA_DIR);
@@ -21,7 +21,7 @@ export async function redriveLocalDeadLetters(url: string): Promise<number> {
   const outcomes = await redriveDeadLetters(file, { url, ...(signingSecret && { signingSecret }) });
   if (outcomes.length === 0) {
     process.stdout.write(`No dead letters in ${file}.\n`);
-    return 0;
+    return exitCodes.ok;
   }
   const lines = outcomes.map(({ id, delivered, problem }) =>
     delivered ? `${id}: delivered; removed` : `${id}: kept (${problem ?? 'not delivered'})`,
@@ -29,5 +29,8 @@ export async function redriveLocalDeadLetters(url: string): Promise<number> {
   const delivered = outcomes.filter((outcome) => outcome.delivered).length;
   lines.push(`${delivered} dead letter(s) delivered to ${url} and removed from ${file}.`);
   process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
-  return delivered === outcomes.length && (await readDeadLetters(file)).length === 0 ? 0 : 1;
+  // One the consumer still refuses is worth running again (3); one that cannot become an event
+  // is an answer (1); none left is done (0).
+  if (outcomes.some((outcome) => !outcome.delivered && outcome.refused)) return exitCodes.failed;
+  return (await readDeadLetters(file)).length === 0 ? exitCodes.ok : exitCodes.differences;
 }
