@@ -111,13 +111,15 @@ export class ConflictError extends CallbackError {
   readonly status = 409;
   readonly problem = 'reference-conflict';
   readonly title = 'Reference already recorded with different content';
-  readonly outcome = 'Conflict';
-  constructor(options?: ErrorOptions) {
+  /** `SettledConflict`: content an operator already settled, counted apart and not alarmed. */
+  readonly outcome: 'Conflict' | 'SettledConflict';
+  constructor(options?: ErrorOptions & { readonly settled?: boolean }) {
     super(
       'A transaction with this reference is already recorded with different content. ' +
         'The stored record is unchanged; this delivery was kept for audit.',
       options,
     );
+    this.outcome = options?.settled ? 'SettledConflict' : 'Conflict';
   }
 }
 

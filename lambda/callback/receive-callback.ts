@@ -44,7 +44,8 @@ export interface ReceiveCallbackDependencies {
  * Records a completion callback exactly once: parse strictly, verify the hash against the sender's
  * own bytes, validate, then one conditional write. The same content again is a duplicate (the
  * gateway must stop retrying); the same reference with other content is a conflict, kept for audit
- * and refused. Throws a `CallbackError` for every refusal.
+ * and refused (still refused once an operator settled it, but then counted apart, raising no
+ * alarm). Throws a `CallbackError` for every refusal.
  */
 export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
   const { store, hashMode } = dependencies;
@@ -74,8 +75,8 @@ export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
     try {
       const put = await store.putIfAbsent(record, budget);
       if (put.kind === 'exists' && put.fingerprint !== record.fingerprint) {
-        await store.keepConflict(record, budget);
-        throw new ConflictError();
+        await store.keepConflict(record, budget, put.settled === true);
+        throw new ConflictError({ settled: put.settled === true });
       }
       if (put.kind === 'created') {
         return { outcome: 'Recorded', reference: transaction.reference, hashResult };

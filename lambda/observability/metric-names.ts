@@ -27,6 +27,8 @@ export const outcomes = [
   'Duplicate',
   /** 409: same reference, different content (audit record written). */
   'Conflict',
+  /** 409: content an operator already settled (`npm run settle`) delivered again: no alarm. */
+  'SettledConflict',
   /** 401: missing or unknown API key. */
   'Unauthorized',
   /** 403: the callback's hash does not verify. */

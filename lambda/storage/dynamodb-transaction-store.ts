@@ -4,13 +4,16 @@ import {
   type DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
+  UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { type AttemptOptions, attempt } from '../budget/attempts.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { limitDefaults } from '../config/config.js';
+import { isSettled, settlementAttributes } from '../settle/settlement.js';
+import { keepConflictUpdate } from './conflict-update.js';
 import { storeFailure } from './store-failure.js';
 import { attributes } from './table-definition.js';
-import { conflictItem, transactionItem } from './transaction-item.js';
+import { transactionItem } from './transaction-item.js';
 import type { PutOutcome, TransactionRecord, TransactionStore } from './transaction-store.js';
 
 /**
@@ -50,14 +53,14 @@ export class DynamoDbTransactionStore implements TransactionStore {
       return { kind: 'created' };
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
-      const fingerprint = error.Item?.fingerprint?.S;
-      const stored = fingerprint
-        ? { fingerprint, extra: error.Item?.extra?.S }
-        : await this.storedFingerprint(record, budget);
+      const item = error.Item?.fingerprint?.S ? error.Item : await this.storedItem(record, budget);
+      const extra = item.extra?.S;
       return {
         kind: 'exists',
-        fingerprint: stored.fingerprint,
-        ...(stored.extra !== undefined ? { extra: stored.extra } : {}),
+        fingerprint: item.fingerprint?.S as string,
+        ...(extra !== undefined ? { extra } : {}),
+        // An operator's decision on this very content, read from the item already in hand.
+        ...(isSettled(item, record.fingerprint) ? { settled: true } : {}),
       };
     }
   }
@@ -65,12 +68,15 @@ export class DynamoDbTransactionStore implements TransactionStore {
   async keepConflict(
     record: TransactionRecord,
     budget: TimeBudget = unlimitedBudget(),
+    settled = false,
   ): Promise<void> {
+    // One upsert per delivery: kept once, counted every time (see conflict-update.ts).
+    const update = keepConflictUpdate(this.tableName, record, settled);
     try {
-      await this.putNew(conflictItem(record), budget);
+      await attempt(budget, this.attempts, (abortSignal) =>
+        this.client.send(new UpdateItemCommand(update), { abortSignal }),
+      );
     } catch (error) {
-      // The same conflicting content is already kept: nothing to add.
-      if (error instanceof ConditionalCheckFailedException) return;
       throw storeFailure(error);
     }
   }
@@ -91,10 +97,10 @@ export class DynamoDbTransactionStore implements TransactionStore {
    * Engines that do not return the old item with a failed condition (dynalite) need one strongly
    * consistent read; the item cannot be missing, since items are never deleted by this receiver.
    */
-  private async storedFingerprint(
+  private async storedItem(
     record: TransactionRecord,
     budget: TimeBudget,
-  ): Promise<{ fingerprint: string; extra: string | undefined }> {
+  ): Promise<Record<string, AttributeValue>> {
     try {
       const output = await attempt(budget, this.attempts, (abortSignal) =>
         this.client.send(
@@ -102,14 +108,16 @@ export class DynamoDbTransactionStore implements TransactionStore {
             TableName: this.tableName,
             Key: { [attributes.reference]: { S: record.transaction.reference } },
             ConsistentRead: true,
-            ProjectionExpression: 'fingerprint, extra',
+            ProjectionExpression: 'fingerprint, extra, #settlements',
+            ExpressionAttributeNames: { '#settlements': settlementAttributes.settlements },
           }),
           { abortSignal },
         ),
       );
-      const fingerprint = output.Item?.fingerprint?.S;
-      if (fingerprint === undefined) throw new Error('conditional write failed but no item found');
-      return { fingerprint, extra: output.Item?.extra?.S };
+      if (output.Item?.fingerprint?.S === undefined) {
+        throw new Error('conditional write failed but no item found');
+      }
+      return output.Item;
     } catch (error) {
       throw storeFailure(error);
     }

@@ -27,7 +27,8 @@ export function transactionItem(record: TransactionRecord): Item {
 /** DynamoDB refuses an index key that is empty or longer than 2,048 bytes. */
 const maxIndexKeyBytes = 2048;
 
-function usernameKey(username: string): Item {
+/** The username index key, or nothing where DynamoDB cannot index it (also for corrections). */
+export function usernameKey(username: string): Item {
   const indexable = username !== '' && Buffer.byteLength(username, 'utf8') <= maxIndexKeyBytes;
   return indexable ? { [attributes.usernameKey]: { S: username } } : {};
 }

@@ -26,6 +26,8 @@ export type PutOutcome =
       readonly fingerprint: string;
       /** The stored transaction's members outside the interface, as JSON text; none if absent. */
       readonly extra?: string;
+      /** True when an operator already settled this record's content (`npm run settle`). */
+      readonly settled?: boolean;
     };
 
 /**
@@ -41,7 +43,8 @@ export interface TransactionStore {
   putIfAbsent(record: TransactionRecord, budget?: TimeBudget): Promise<PutOutcome>;
   /**
    * Keeps a delivery that conflicts with the stored record, findable by its reference. Keeping the
-   * same conflicting content twice leaves one audit record.
+   * same conflicting content twice leaves one audit record, which counts its deliveries.
+   * `settled`: an operator already decided on this content, so keeping it raises no event.
    */
-  keepConflict(record: TransactionRecord, budget?: TimeBudget): Promise<void>;
+  keepConflict(record: TransactionRecord, budget?: TimeBudget, settled?: boolean): Promise<void>;
 }
