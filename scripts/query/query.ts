@@ -5,12 +5,15 @@ import {
   Option,
   type OptionValues,
 } from '@commander-js/extra-typings';
+import { listConflicts } from '../settle/reference-state.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
+import { conflictsText } from './conflict-output.js';
 import { listRefusals, refusalJson, refusalTable } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
+import { historyTable, transactionVersions } from './transaction-history.js';
 import { conflictsTable, detailTable, writeItems } from './transaction-output.js';
 import {
   getTransaction,
@@ -41,7 +44,7 @@ running npm start server if there is one, else by opening the folder itself.`,
 withTableOptions(
   program
     .command('get')
-    .description('the transaction and any conflicting deliveries kept for audit')
+    .description('the transaction, its history of versions, and any conflicting deliveries kept')
     .argument('<reference>', "the gateway's reference")
     .addOption(formatOption(['table', 'json'])),
 ).action(async (reference, flags) => {
@@ -51,13 +54,31 @@ withTableOptions(
     if (flags.format === 'json') {
       const transaction = found.transaction ? orderAttributes(found.transaction) : null;
       const conflicts = found.conflicts.map(orderAttributes);
-      write(`${exactJson({ transaction, conflicts }, 2)}\n`);
+      const history = found.transaction ? transactionVersions(found.transaction) : [];
+      write(`${exactJson({ transaction, history, conflicts }, 2)}\n`);
     } else if (!found.transaction) {
       write(`No transaction with reference ${exactJson(reference)}.\n`);
     } else {
-      write(detailTable(found.transaction) + conflictsTable(found.conflicts));
+      write(
+        detailTable(withoutBookkeeping(found.transaction)) +
+          historyTable(found.transaction) +
+          conflictsTable(found.conflicts),
+      );
     }
   });
+});
+
+withTableOptions(
+  program
+    .command('conflicts')
+    .description(
+      'open conflicts (all with --all): deliveries, and how each differs from the stored transaction',
+    )
+    .option('--all', 'settled conflicts too', false)
+    .addOption(formatOption(['table', 'json', 'jsonl'])),
+).action(async (flags) => {
+  const conflicts = await withTarget(flags, (target) => listConflicts(target, { all: flags.all }));
+  write(conflictsText(conflicts, flags.format));
 });
 
 withSelectionOptions(
@@ -164,6 +185,12 @@ function selection(
   if (username !== undefined) return (context) => listByUsername(context, username, flags);
   if (window) return (context) => listByTime(context, window, flags);
   return (context) => scanTransactions(context, flags);
+}
+
+/** The table view's detail lines: the history and decisions get tables of their own. */
+function withoutBookkeeping(item: StoredItem): StoredItem {
+  const { history: _h, settlements: _s, correction: _c, ...rest } = item;
+  return rest;
 }
 
 function write(text: string): void {

@@ -1,0 +1,58 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { differingMembers } from '../../lambda/callback/extra-members.js';
+import { transactionShape } from '../../lambda/callback/transaction-schema.js';
+import { stringifyJson } from '../../lambda/json/json-text.js';
+import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
+
+type Attributes = Readonly<Record<string, AttributeValue>>;
+
+/** One field that differs: its value on each side as text, `null` where it is absent. */
+export interface ContentDifference {
+  /** A field of the interface, or `extra.<member>` for a member outside it. */
+  readonly field: string;
+  readonly stored: string | null;
+  readonly received: string | null;
+}
+
+/**
+ * The interface's fields, from the receiver's schema. `hash` is left out: it differs whenever the
+ * key does, says nothing about the transaction, and is a digest an operator has no use for.
+ */
+const comparedFields = Object.keys(transactionShape).filter((name) => name !== 'hash');
+
+/**
+ * Field by field, what the received content says that the stored one does not: every field of
+ * the interface (numbers by their canonical digits, as stored), then every member outside it
+ * (`extra`), compared by value so `1e2` and `100` are equal.
+ */
+export function contentDifferences(stored: Attributes, received: Attributes): ContentDifference[] {
+  const differences: ContentDifference[] = [];
+  for (const field of comparedFields) {
+    const [a, b] = [scalar(stored[field]), scalar(received[field])];
+    if (a !== b) differences.push({ field, stored: a, received: b });
+  }
+  const storedExtra = members(stored.extra?.S);
+  const receivedExtra = members(received.extra?.S);
+  for (const name of differingMembers(stored.extra?.S, receivedExtra)) {
+    differences.push({
+      field: `extra.${name}`,
+      stored: text(storedExtra[name]),
+      received: text(receivedExtra[name]),
+    });
+  }
+  return differences;
+}
+
+function scalar(value: AttributeValue | undefined): string | null {
+  return value?.S ?? value?.N ?? null;
+}
+
+function members(text: string | undefined): Readonly<Record<string, JsonValue>> {
+  if (text === undefined) return {};
+  const { value } = parseStrictJson(text);
+  return isJsonObject(value) ? value : {};
+}
+
+function text(value: JsonValue | undefined): string | null {
+  return value === undefined ? null : stringifyJson(value);
+}
