@@ -12,6 +12,7 @@ import { CallbackApi } from './constructs/callback-api.js';
 import { CallbackDashboard } from './constructs/dashboard.js';
 import { ReceiverFunction } from './constructs/receiver-function.js';
 import { RefusalsTable } from './constructs/refusals-table.js';
+import { SettlePolicy } from './constructs/settle-policy.js';
 import { TransactionEvents } from './constructs/transaction-events.js';
 import { TransactionsTable } from './constructs/transactions-table.js';
 import {
@@ -46,6 +47,8 @@ export class CallbackReceiverStack extends Stack {
   readonly alarmTopic: Topic;
   readonly dashboard: CallbackDashboard;
   readonly events: TransactionEvents;
+  /** For operators who settle conflicts (docs/deploy.md); attached to no one by the stack. */
+  readonly settlePolicy: SettlePolicy;
   /** Present only with `customerManagedKey`. */
   readonly encryptionKey?: Key;
 
@@ -144,6 +147,7 @@ export class CallbackReceiverStack extends Stack {
       encryptionKey: this.encryptionKey,
       publisherRoleArns: settings.eventPublisherArns,
     });
+    this.settlePolicy = new SettlePolicy(this, 'Settle', { table: this.table });
     this.dashboard = new CallbackDashboard(this, 'Dashboard', {
       ...monitored,
       events: this.events,
@@ -179,6 +183,11 @@ export class CallbackReceiverStack extends Stack {
       'EventsDeadLetterQueueUrl',
       'Stream batches not published after all retries (docs/operations.md: redrive)',
       this.events.deadLetterQueue.queueUrl,
+    );
+    output(
+      'SettlePolicyArn',
+      'Attach to operators who settle conflicts (npm run settle): least privilege',
+      this.settlePolicy.policy.managedPolicyArn,
     );
     output(
       'AlarmTopicArn',

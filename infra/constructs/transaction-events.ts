@@ -19,6 +19,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as z from 'zod';
 import { eventSource } from '../../lambda/events/transaction-event.js';
+import { lastChanges, settlementAttributes } from '../../lambda/settle/settlement.js';
 import { acknowledgeFinding } from '../nag.js';
 import { alarmToTopic } from './alarm-to-topic.js';
 import { checkProps } from './checked-props.js';
@@ -105,7 +106,8 @@ export class TransactionEvents extends Construct {
     const maxRecordAge = props.maxRecordAge ?? Duration.hours(1);
 
     this.bus = new EventBus(this, 'Bus', {
-      description: 'Callback receiver: Transaction Completed and Transaction Conflict events',
+      description:
+        'Callback receiver: Transaction Completed, Transaction Conflict and Transaction Corrected events',
       kmsKey: props.encryptionKey,
     });
     // Everything this product publishes, so any consumer can be replayed from here.
@@ -160,8 +162,10 @@ export class TransactionEvents extends Construct {
 
     // bisectBatchOnError + reportBatchItemFailures: Lambda splits a batch at the first reported
     // record, so a record that keeps failing ends up alone and goes to the queue after the
-    // retries, while the records behind it are published. Only INSERTs reach the function:
-    // MODIFY and REMOVE never produce an event, so they need not cost an invocation.
+    // retries, while the records behind it are published. Only INSERTs and an operator's
+    // corrections (a MODIFY whose new image says `lastChange: correction`, see
+    // lambda/settle/settlement.ts) reach the function: no other MODIFY, and no REMOVE, produces
+    // an event, so they need not cost an invocation.
     this.function.addEventSource(
       new DynamoEventSource(props.table, {
         // From the oldest record still in the stream: nothing written before the mapping
@@ -173,7 +177,20 @@ export class TransactionEvents extends Construct {
         retryAttempts: -1,
         maxRecordAge,
         onFailure: new SqsDlq(this.deadLetterQueue),
-        filters: [FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT') })],
+        filters: [
+          FilterCriteria.filter({ eventName: FilterRule.isEqual('INSERT') }),
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('MODIFY'),
+            dynamodb: {
+              NewImage: {
+                record: { S: FilterRule.isEqual('transaction') },
+                [settlementAttributes.lastChange]: {
+                  S: FilterRule.isEqual(lastChanges.correction),
+                },
+              },
+            },
+          }),
+        ],
       }),
     );
     // Only the consumer (and the operator roles named for replay and redrive) publishes here:

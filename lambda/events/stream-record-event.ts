@@ -1,8 +1,14 @@
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
+import {
+  conflictCountAttributes,
+  lastChanges,
+  settlementAttributes,
+} from '../settle/settlement.js';
 import { UnpublishableRecordError } from './errors.js';
 import { fromStreamImage, type ImageObject, withExtraDecoded } from './stream-image.js';
+import { correctedDetail } from './transaction-corrected.js';
 import {
   detailTypes,
   eventSource,
@@ -18,19 +24,31 @@ import {
  * INSERT of a `record: 'transaction'` item is exactly "recorded for the first time". A duplicate
  * delivery writes nothing and so produces no record at all; MODIFY and REMOVE (an operator's
  * hand, a future TTL) are not news for consumers. An INSERT of a `record: 'conflict'` item is one
- * conflicting content for a reference (the same conflict again is not re-inserted).
+ * conflicting content for a reference (the same conflict again is counted, a MODIFY), unless the
+ * content was already settled by an operator. The one MODIFY that is news is an operator's
+ * correction (`npm run settle`), which says so in `lastChange`: `Transaction Corrected`.
  *
  * @throws UnpublishableRecordError when the record claims to be one of ours but is not valid.
  */
 export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undefined {
-  if (record.eventName !== 'INSERT') return undefined;
+  if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return undefined;
   const image = record.dynamodb?.NewImage;
   if (image === undefined) {
     throw new UnpublishableRecordError(
-      'The INSERT record has no new image; the table stream must be NEW_IMAGE or NEW_AND_OLD_IMAGES',
+      `The ${record.eventName} record has no new image; the table stream must be NEW_IMAGE or NEW_AND_OLD_IMAGES`,
     );
   }
   const item = fromStreamImage(image);
+  if (record.eventName === 'MODIFY') {
+    const corrected =
+      item.record === 'transaction' &&
+      item[settlementAttributes.lastChange] === lastChanges.correction;
+    return corrected
+      ? { detailType: detailTypes.corrected, detail: correctedDetail(item) }
+      : undefined;
+  }
+  // Content an operator already settled (a replaced version sent again): no news.
+  if (item[conflictCountAttributes.afterSettlement] === true) return undefined;
   switch (item.record) {
     case 'transaction':
       return {

@@ -6,6 +6,7 @@ import { JsonNumber } from '../json/json-number.js';
 import { serviceName } from '../observability/metric-names.js';
 import type { HashResult } from '../storage/transaction-store.js';
 import type { ImageValue } from './stream-image.js';
+import type { TransactionCorrectedDetail } from './transaction-corrected.js';
 
 /**
  * The events this product puts on its bus, described once: the schemas below are derived from
@@ -22,6 +23,8 @@ export const detailTypes = {
   completed: 'Transaction Completed',
   /** A delivery that claimed a recorded reference with other content: for operators, not crediting. */
   conflict: 'Transaction Conflict',
+  /** An operator accepted other content for a recorded transaction (transaction-corrected.ts). */
+  corrected: 'Transaction Corrected',
 } as const;
 
 export const hashResults = [
@@ -102,4 +105,8 @@ export type TransactionEvent =
   | {
       readonly detailType: typeof detailTypes.conflict;
       readonly detail: TransactionConflictDetail;
+    }
+  | {
+      readonly detailType: typeof detailTypes.corrected;
+      readonly detail: TransactionCorrectedDetail;
     };

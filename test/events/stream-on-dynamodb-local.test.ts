@@ -9,9 +9,11 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { eventForRecord } from '../../lambda/events/stream-record-event.js';
+import { transactionCorrectedDetailSchema } from '../../lambda/events/transaction-corrected.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
+import { settleConflict } from '../../scripts/settle/settle-conflict.js';
 import { createTestTable, type Engine, engineClientConfig, engines } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -120,7 +122,7 @@ describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => 
 
     const [record] = await table.records();
 
-    expect(eventForRecord(record as DynamoDBRecord)?.detail.amount).toBe('1050.7');
+    expect(eventForRecord(record as DynamoDBRecord)?.detail).toMatchObject({ amount: '1050.7' });
   });
 
   it('gets no stream record, so no event, from a duplicate delivery', async () => {
@@ -152,7 +154,8 @@ describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => 
     await invoke(records);
 
     expect(statuses).toEqual([204, 409, 409]);
-    expect(records.map((record) => record.eventName)).toEqual(['INSERT', 'INSERT']);
+    // The repeat is counted on the kept conflict: a MODIFY, which is no event.
+    expect(records.map((record) => record.eventName)).toEqual(['INSERT', 'INSERT', 'MODIFY']);
     expect(details()).toEqual([
       {
         detailType: 'Transaction Completed',
@@ -162,6 +165,89 @@ describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => 
         detailType: 'Transaction Conflict',
         detail: expect.objectContaining({ reference, amount: '999' }),
       },
+    ]);
+  });
+
+  it('publishes one Transaction Corrected, with before and after, when an operator accepts the received content', async () => {
+    const table = await setUp();
+    const recorded = transaction({ amount: 100 });
+    const corrected = { ...recorded, amount: 120, note: 'after review' };
+    const reference = String(recorded.reference);
+    await table.post(recorded);
+    await table.post(corrected);
+    const decision = { actor: 'local:ops', reason: 'OPS-7', at: new Date().toISOString() };
+
+    await settleConflict(
+      { client: table.dynamodb, tableName: table.tableName },
+      {
+        reference,
+        decision: { ...decision, accept: 'received' },
+      },
+    );
+    // Afterwards: the corrected content is a duplicate (no record), the replaced one a quiet 409.
+    expect([await table.post(corrected), await table.post(recorded)]).toEqual([204, 409]);
+    const records = await table.records();
+    const { invoke, details } = consumer();
+    expect(await invoke(records)).toEqual({ batchItemFailures: [] });
+
+    expect(records.map((record) => record.eventName)).toEqual([
+      'INSERT',
+      'INSERT',
+      'MODIFY',
+      'INSERT',
+    ]);
+    const published = details();
+    expect(published.map((event) => event.detailType)).toEqual([
+      'Transaction Completed',
+      'Transaction Conflict',
+      'Transaction Corrected',
+    ]);
+    const detail = transactionCorrectedDetailSchema.parse(published[2]?.detail);
+    expect(detail).toMatchObject({
+      reference,
+      version: 2,
+      correctedAt: decision.at,
+      before: { amount: '100', extra: {} },
+      after: { amount: '120', extra: { note: 'after review' } },
+    });
+    expect(detail.before.fingerprint).not.toBe(detail.after.fingerprint);
+    // Who and why stay in the table.
+    expect(JSON.stringify(published[2]?.detail)).not.toMatch(/OPS-7|local:ops/);
+  });
+
+  it('publishes nothing when an operator keeps the stored content, nor for its later deliveries', async () => {
+    const table = await setUp();
+    const recorded = transaction({ amount: 100 });
+    const conflicting = { ...recorded, amount: 999 };
+    await table.post(recorded);
+    await table.post(conflicting);
+
+    await settleConflict(
+      { client: table.dynamodb, tableName: table.tableName },
+      {
+        reference: String(recorded.reference),
+        decision: {
+          accept: 'stored',
+          actor: 'local:ops',
+          reason: 'OPS-8',
+          at: new Date().toISOString(),
+        },
+      },
+    );
+    expect(await table.post(conflicting)).toBe(409);
+    const records = await table.records();
+    const { invoke, details } = consumer();
+    await invoke(records);
+
+    expect(records.map((record) => record.eventName)).toEqual([
+      'INSERT',
+      'INSERT',
+      'MODIFY',
+      'MODIFY',
+    ]);
+    expect(details().map((event) => event.detailType)).toEqual([
+      'Transaction Completed',
+      'Transaction Conflict',
     ]);
   });
 

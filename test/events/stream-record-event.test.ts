@@ -73,10 +73,8 @@ describe('eventForRecord', () => {
 
     const event = eventForRecord(streamRecord('INSERT', transactionItem(record)));
 
-    expect(event?.detail.extra).toEqual({
-      channel: 'mobile',
-      tags: ['a', 'b'],
-      device: { trusted: true, score: '0.5' },
+    expect(event?.detail).toMatchObject({
+      extra: { channel: 'mobile', tags: ['a', 'b'], device: { trusted: true, score: '0.5' } },
     });
   });
 

@@ -56,13 +56,56 @@ describe('transaction events: bus and archive', () => {
 });
 
 describe('transaction events: stream consumer', () => {
-  test('reads the table stream from its oldest record, INSERTs only', () => {
+  test("reads the table stream from its oldest record: INSERTs, and MODIFYs that are an operator's correction", () => {
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
       EventSourceArn: stack.resolve(stack.table.tableStreamArn),
       FunctionName: stack.resolve(events.function.functionName),
       StartingPosition: 'TRIM_HORIZON',
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT'] }) }] },
+      FilterCriteria: {
+        Filters: [
+          { Pattern: JSON.stringify({ eventName: ['INSERT'] }) },
+          {
+            Pattern: JSON.stringify({
+              eventName: ['MODIFY'],
+              dynamodb: {
+                NewImage: { record: { S: ['transaction'] }, lastChange: { S: ['correction'] } },
+              },
+            }),
+          },
+        ],
+      },
     });
+  });
+
+  test('filters let through exactly the stream records that become events, all on one mapping (one retry policy, one dead-letter queue)', () => {
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')) as {
+      Properties: { FilterCriteria: { Filters: { Pattern: string }[] } };
+    }[];
+    expect(mappings).toHaveLength(1);
+    const patterns = (mappings[0]?.Properties.FilterCriteria.Filters ?? []).map(
+      (filter) => JSON.parse(filter.Pattern) as Record<string, unknown>,
+    );
+    // A tiny evaluator for the two shapes used: equality on eventName and on NewImage strings.
+    const passes = (record: { eventName: string; NewImage: Record<string, { S?: string }> }) =>
+      patterns.some((pattern) => {
+        const image =
+          (pattern.dynamodb as { NewImage?: Record<string, { S: string[] }> } | undefined)
+            ?.NewImage ?? {};
+        return (
+          (pattern.eventName as string[]).includes(record.eventName) &&
+          Object.entries(image).every(([name, { S }]) =>
+            S.includes(record.NewImage[name]?.S ?? '\u0000'),
+          )
+        );
+      });
+    const corrected = { record: { S: 'transaction' }, lastChange: { S: 'correction' } };
+    expect(passes({ eventName: 'INSERT', NewImage: { record: { S: 'conflict' } } })).toBe(true);
+    expect(passes({ eventName: 'MODIFY', NewImage: corrected })).toBe(true);
+    expect(
+      passes({ eventName: 'MODIFY', NewImage: { ...corrected, lastChange: { S: 'settlement' } } }),
+    ).toBe(false);
+    expect(passes({ eventName: 'MODIFY', NewImage: { record: { S: 'conflict' } } })).toBe(false);
+    expect(passes({ eventName: 'REMOVE', NewImage: corrected })).toBe(false);
   });
 
   test('reports failures per record, splits a failing batch, and retries a record for up to an hour', () => {
