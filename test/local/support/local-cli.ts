@@ -164,7 +164,8 @@ export function runScript(
     | 'replay'
     | 'redrive'
     | 'verify'
-    | 'resubmit',
+    | 'resubmit'
+    | 'settle',
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',
