@@ -66,6 +66,15 @@ describe.each(engines)('settling a conflict on %s', (engine) => {
     // From now on: the received content is a duplicate, the old one a conflict.
     expect(await deliver(received)).toBe(204);
     expect(await deliver(stored)).toBe(409);
+    // The replaced content was settled by the same decision: kept and counted, but no event.
+    const replaced = (await readReference(table, reference)).conflicts.find(
+      (conflict) => conflict.settlement?.resolution === 'superseded',
+    );
+    expect(replaced?.item.afterSettlement).toEqual({ BOOL: true });
+    expect(replaced?.differences.map((difference) => difference.field)).toEqual([
+      'amount',
+      'extra.note',
+    ]);
   });
 
   it('keeping the stored content closes the conflict; its redeliveries stay 409 and are counted on it', async () => {

@@ -130,4 +130,33 @@ describe('receiveCallback', () => {
       reference: fields.reference,
     });
   });
+
+  it('refuses content an operator already settled as a quiet conflict, kept without an event', async () => {
+    const kept: boolean[] = [];
+    const settled: TransactionStore = {
+      putIfAbsent: async () => ({ kind: 'exists', fingerprint: 'f'.repeat(64), settled: true }),
+      keepConflict: async (_record, _budget, quiet) => {
+        kept.push(quiet === true);
+      },
+    };
+    const { deliver } = setup('if-present', settled as MemoryTransactionStore);
+
+    const refusal = await deliver(signed(transaction())).catch((error: unknown) => error);
+
+    expect(refusal).toBeInstanceOf(ConflictError);
+    expect(refusal).toMatchObject({ status: 409, outcome: 'SettledConflict' });
+    expect(kept).toEqual([true]);
+  });
+
+  it('refuses unsettled conflicting content as a Conflict, the outcome the alarm watches', async () => {
+    const { deliver } = setup();
+    const fields = transaction();
+    await deliver(signed(fields));
+
+    const refusal = await deliver(signed({ ...fields, amount: 1 })).catch(
+      (error: unknown) => error,
+    );
+
+    expect(refusal).toMatchObject({ status: 409, outcome: 'Conflict' });
+  });
 });
