@@ -87,7 +87,11 @@ function problemOf({ errorCode, errorMessage }: { errorCode: string; errorMessag
   return `${errorCode}: ${message.replace(/\s+/g, ' ')}`;
 }
 
-/** A table item as the INSERT record the stream carried (items never change once written). */
+/**
+ * A table item as an INSERT record. The receiver never changes an item; only an operator's
+ * correction does (`npm run settle`), and then the item is the corrected transaction: replayed,
+ * it is a `Transaction Completed` of what is recorded now.
+ */
 export function insertRecord(item: Item): DynamoDBRecord {
   const image = lambdaJson<Record<string, LambdaAttribute>>(item);
   const key = image.reference;

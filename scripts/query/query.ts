@@ -62,7 +62,7 @@ withTableOptions(
       write(
         detailTable(withoutBookkeeping(found.transaction)) +
           historyTable(found.transaction) +
-          conflictsTable(found.conflicts),
+          conflictsTable(found.conflicts, (found.transaction.settlements ?? {}) as StoredItem),
       );
     }
   });

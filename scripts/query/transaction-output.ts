@@ -34,17 +34,26 @@ export function detailTable(item: StoredItem): string {
   );
 }
 
-/** Conflicting deliveries: when each came and what it claimed (nested under `transaction`). */
-export function conflictsTable(conflicts: readonly StoredItem[]): string {
+/**
+ * Conflicting deliveries: when each came, how often, what it claimed (nested under
+ * `transaction`), and the operator's decision on it, from the transaction's `settlements`.
+ */
+export function conflictsTable(
+  conflicts: readonly StoredItem[],
+  settlements: StoredItem = {},
+): string {
   if (conflicts.length === 0) return '\nNo conflicting deliveries.\n';
-  const rows = conflicts.map(({ receivedAt, requestId, transaction }) => {
+  const rows = conflicts.map(({ receivedAt, deliveries, fingerprint, requestId, transaction }) => {
     const { type, status, amount, currency, message } = (transaction ?? {}) as StoredItem;
-    return [receivedAt, type, status, amount, currency, message, requestId].map(displayValue);
+    const decision = (settlements[String(fingerprint)] ?? {}) as StoredItem;
+    const cells = [receivedAt, deliveries ?? 1, type, status, amount, currency, message];
+    return [...cells, requestId, decision.resolution ?? 'open'].map(displayValue);
   });
   const count = conflicts.length;
+  const head = ['receivedAt', 'times', 'type', 'status', 'amount', 'cur', 'message', 'request'];
   return (
     `\n${count} conflicting deliver${count === 1 ? 'y' : 'ies'} kept for audit (refused with 409):\n` +
-    textTable(['receivedAt', 'type', 'status', 'amount', 'cur', 'message', 'request'], rows)
+    textTable([...head, 'decision'], rows, { alignRight: [1] })
   );
 }
 

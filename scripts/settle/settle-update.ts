@@ -1,10 +1,10 @@
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
-import { transactionShape } from '../../lambda/callback/transaction-schema.js';
 import {
   lastChanges,
   type Resolution,
   settlementAttributes as settle,
 } from '../../lambda/settle/settlement.js';
+import { contentAttributes, deliveryAttributes } from '../../lambda/settle/written-attributes.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { timeShard, usernameKey } from '../../lambda/storage/transaction-item.js';
 import type { ConflictView, Item, ReferenceState } from './reference-state.js';
@@ -17,20 +17,6 @@ export interface Decision {
   /** ISO-8601, UTC. */
   readonly at: string;
 }
-
-/** The attributes that hold the content (the item's key, `reference`, is never rewritten). */
-const contentAttributes = [...Object.keys(transactionShape), 'extra'].filter(
-  (name) => name !== attributes.reference,
-);
-/** Where and how the current content was delivered: replaced with it by a correction. */
-const deliveryAttributes = [
-  'rawBody',
-  'fingerprint',
-  'hashResult',
-  'keyId',
-  'requestId',
-  'sourceIp',
-];
 
 /**
  * The single conditional UpdateItem that records a decision on the transaction item: it holds

@@ -194,6 +194,7 @@ describe('dashboard', () => {
       'Recorded',
       'Duplicate',
       'Conflict',
+      'SettledConflict',
       'Unauthorized',
       'HashRejected',
       'Invalid',

@@ -201,7 +201,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
     const { code, json } = await query<GetOutput>('get', 'no-such-reference');
 
     expect(code).toBe(1);
-    expect(json).toEqual({ transaction: null, conflicts: [] });
+    expect(json).toEqual({ transaction: null, history: [], conflicts: [] });
   });
 
   it('after a restart the data is still there: the same callbacks are now all duplicates', async () => {

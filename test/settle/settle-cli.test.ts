@@ -86,6 +86,7 @@ describe.each(engines)('npm run settle on %s', (engine) => {
     const shown = await query('get', reference);
     expect(shown.stdout).toMatch(/History \(2 versions/);
     expect(shown.stdout).toContain('status: Reject → Confirm');
+    expect(shown.stdout).toMatch(/req-\d+\s+received\n/);
     expect((await query('conflicts')).stdout).not.toContain(reference);
     expect((await query('conflicts', '--all', '--format', 'jsonl')).stdout).toContain(
       '"resolution":"received"',
