@@ -20,7 +20,7 @@ import {
 /**
  * The event a stream record stands for, or `undefined` for none.
  *
- * The receiver only ever inserts, and inserts a reference once (a conditional write), so an
+ * The receiver only ever inserts transactions, and a reference once (a conditional write), so an
  * INSERT of a `record: 'transaction'` item is exactly "recorded for the first time". A duplicate
  * delivery writes nothing and so produces no record at all; MODIFY and REMOVE (an operator's
  * hand, a future TTL) are not news for consumers. An INSERT of a `record: 'conflict'` item is one

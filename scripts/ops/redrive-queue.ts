@@ -203,8 +203,9 @@ export function lambdaRecord(record: StreamApiRecord, streamArn: string): Dynamo
 const receiveToStreamMarginMs = 5 * 60_000;
 
 /**
- * The table still holds what a trimmed batch carried (items never change), not which items it
- * was: everything received around its arrival is republished; consumers dedupe the extras.
+ * The table still holds what a trimmed batch carried (items change only by an operator's
+ * correction, and then hold the corrected transaction), not which items it was: everything
+ * received around its arrival is republished; consumers dedupe the extras.
  */
 async function tableRecords(
   context: QueryContext,

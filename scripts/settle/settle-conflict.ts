@@ -18,6 +18,9 @@ export class SettleRefusedError extends Error {
   override name = 'SettleRefusedError';
 }
 
+/** Enough for a sentence and a ticket; each correction keeps it twice on a 400 KB item. */
+export const maxReasonLength = 1000;
+
 export interface SettleRequest {
   readonly reference: string;
   /** A conflict's id (a prefix of its content's fingerprint), when the reference has several. */
