@@ -32,10 +32,16 @@ export class SettlePolicy extends Construct {
         'Callback receiver: settle conflicts (npm run settle): read the transactions, write a ' +
         'correction or close a conflict; never delete or replace an item',
       statements: [
+        // A reference's transaction by key; its conflicts (and all open ones) from their index.
         new PolicyStatement({
-          sid: 'ReadTransactionsAndConflicts',
-          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:Scan'],
-          resources: [table.tableArn, conflictsIndexArn],
+          sid: 'ReadTransactionsByKey',
+          actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem'],
+          resources: [table.tableArn],
+        }),
+        new PolicyStatement({
+          sid: 'ReadConflicts',
+          actions: ['dynamodb:Query', 'dynamodb:Scan'],
+          resources: [conflictsIndexArn],
         }),
         new PolicyStatement({
           sid: 'WriteOnlySettlementAttributes',

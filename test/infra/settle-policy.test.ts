@@ -59,9 +59,21 @@ describe('the settle policy (operators who settle conflicts)', () => {
     ).toEqual([]);
   });
 
-  test('reads the table and the conflicts index only, no wildcard', () => {
-    const read = bySid('ReadTransactionsAndConflicts');
-    expect(JSON.stringify(read?.Resource)).toContain('/index/byConflictOf');
-    expect(JSON.stringify(read?.Resource)).not.toContain('*');
+  test('reads transactions by key and conflicts from their index: no scan of the table, no wildcard', () => {
+    const byKey = bySid('ReadTransactionsByKey');
+    expect(actionsOf(byKey as PolicyStatementJson).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+    ]);
+    expect(byKey?.Resource).toEqual(tableArn);
+    const conflicts = bySid('ReadConflicts');
+    expect(actionsOf(conflicts as PolicyStatementJson).sort()).toEqual([
+      'dynamodb:Query',
+      'dynamodb:Scan',
+    ]);
+    expect(JSON.stringify(conflicts?.Resource)).toContain('/index/byConflictOf');
+    expect(
+      JSON.stringify(statements.filter((statement) => statement.Effect === 'Allow')),
+    ).not.toContain('*');
   });
 });
