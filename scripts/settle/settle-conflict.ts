@@ -1,4 +1,8 @@
-import { ConditionalCheckFailedException, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
 import type { QueryContext } from '../query/transaction-queries.js';
 import {
   type ConflictView,
@@ -48,8 +52,14 @@ export async function settleConflict(
   request: SettleRequest,
 ): Promise<SettleResult> {
   const { reference, decision } = request;
-  if (decision.reason.trim() === '')
+  if (decision.reason.trim() === '') {
     throw new SettleRefusedError('a reason is required (--reason)');
+  }
+  if (decision.reason.length > maxReasonLength) {
+    throw new SettleRefusedError(
+      `the reason is longer than ${maxReasonLength} characters: cite a ticket instead`,
+    );
+  }
   const state = await readReference(context, reference);
   if (!state.transaction) {
     throw new SettleRefusedError(
@@ -57,8 +67,10 @@ export async function settleConflict(
     );
   }
   if (request.expectVersion !== undefined && request.expectVersion !== state.version) {
+    const correction = state.transaction.correction?.M;
+    const by = correction ? `: version ${state.version} was ${correctedBy(correction)}` : '';
     throw new SettleRefusedError(
-      `the transaction changed since: it is at version ${state.version}, not ${request.expectVersion}`,
+      `the transaction changed since: it is at version ${state.version}, not ${request.expectVersion}${by}`,
     );
   }
   const conflict = chosenConflict(state, request.conflict);
@@ -134,10 +146,7 @@ function whatChanged(before: ReferenceState, after: ReferenceState): string {
   if (!after.transaction) return 'the transaction is gone';
   if (after.version !== before.version) {
     const correction = after.transaction.correction?.M ?? {};
-    return (
-      `version ${before.version} became ${after.version}, corrected by ${correction.settledBy?.S ?? '?'} ` +
-      `at ${correction.settledAt?.S ?? '?'} (${JSON.stringify(correction.reason?.S ?? '')})`
-    );
+    return `version ${before.version} became ${after.version}, ${correctedBy(correction)}`;
   }
   const earlier = settlementsOf(before.transaction);
   const added = [...settlementsOf(after.transaction)].filter(
@@ -153,4 +162,9 @@ function whatChanged(before: ReferenceState, after: ReferenceState): string {
       .join('; ');
   }
   return 'it was written by someone else; read it again (npm run query -- get)';
+}
+
+function correctedBy(correction: Record<string, AttributeValue>): string {
+  const { settledBy, settledAt, reason } = correction;
+  return `corrected by ${settledBy?.S ?? '?'} at ${settledAt?.S ?? '?'} (${JSON.stringify(reason?.S ?? '')})`;
 }

@@ -3,7 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { readReference } from '../../scripts/settle/reference-state.js';
-import { SettleRefusedError, settleConflict } from '../../scripts/settle/settle-conflict.js';
+import {
+  maxReasonLength,
+  SettleRefusedError,
+  settleConflict,
+} from '../../scripts/settle/settle-conflict.js';
 import type { Decision } from '../../scripts/settle/settle-update.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
@@ -75,6 +79,12 @@ describe.each(engines)('settling a conflict on %s', (engine) => {
       'amount',
       'extra.note',
     ]);
+    // An operator who reviewed version 1 is told it changed, and by whom.
+    await expect(
+      settleConflict(table, { reference, expectVersion: 1, decision: decision('stored') }),
+    ).rejects.toThrow(
+      /at version 2, not 1: version 2 was corrected by local:ops-a at .* \("ticket OPS-1/,
+    );
   });
 
   it('keeping the stored content closes the conflict; its redeliveries stay 409 and are counted on it', async () => {
@@ -141,6 +151,12 @@ describe.each(engines)('settling a conflict on %s', (engine) => {
     await refused(
       settleConflict(table, { reference, expectVersion: 2, decision: decision('stored') }),
     );
+    await expect(
+      settleConflict(table, {
+        reference,
+        decision: { ...decision('stored'), reason: 'x'.repeat(maxReasonLength + 1) },
+      }),
+    ).rejects.toThrow(/longer than 1000 characters/);
     await settleConflict(table, { reference, decision: decision('stored') });
     await expect(
       settleConflict(table, { reference, decision: decision('received') }),
