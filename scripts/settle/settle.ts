@@ -12,6 +12,7 @@ import { SettleRefusedError, settleConflict } from './settle-conflict.js';
 const program = commandProgram(
   'settle',
   'Settle a conflict: accept the received content as a correction, or keep the stored one.',
+  { ok: 'the decision recorded' },
 )
   .argument('<reference>', "the gateway's reference")
   .addOption(
