@@ -52,6 +52,19 @@ describe('a failure exits 3, never 1', () => {
     expect(result.stderr).toMatch(/^query failed: .+\n$/);
   }, 60_000);
 
+  it('settle against an unreachable table exits 3, not the 2 of a refusal', async () => {
+    const endpoint = `http://127.0.0.1:${await freePort()}`;
+
+    const result = await runScript(
+      'settle',
+      ['any-reference', '--accept', 'stored', '--reason', 'OPS-1'],
+      { AWS_ENDPOINT_URL_DYNAMODB: endpoint },
+    );
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^settle failed: .+\n$/);
+  }, 60_000);
+
   it.each(['throw', 'reject'])(
     'a crash outside the action (%s) exits 3 in one line, not Node’s 1 and its stack',
     async (how) => {
@@ -74,6 +87,7 @@ describe('--help', () => {
     'redrive',
     'verify',
     'resubmit',
+    'settle',
     'fault-proxy',
     'dynamodb-local:fetch',
     'bench',
