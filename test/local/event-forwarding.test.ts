@@ -9,7 +9,7 @@ import { verifySignature } from '../../scripts/events/webhook-signature.js';
 import { eventFiles } from '../../scripts/local/event-files.js';
 import type { LocalServer } from '../../scripts/local/local-server.js';
 import { freePort } from '../../scripts/shared/free-port.js';
-import { type Engine, forEachEngine } from '../support/engines.js';
+import { type Engine, engineEndpoint, forEachEngine } from '../support/engines.js';
 import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
 import {
   bigId,
@@ -21,6 +21,7 @@ import {
   until,
   webhookHeaders,
 } from './support/forwarding.js';
+import { runScript } from './support/local-cli.js';
 
 /**
  * `npm start -- --forward-events <url>` in-process, on both engines: the events a downstream
@@ -169,4 +170,51 @@ forEachEngine((engine: Engine) => {
     expect(delivered).toEqual(references);
     expect(consumer.received.length).toBe(refusedBefore + 3);
   });
+
+  it('forwards an operator correction as one Transaction Corrected, and a kept decision as none', async () => {
+    await freshFolder();
+    const tableName = `forward-${randomUUID()}`;
+    const server = await start(tableName, consumer.url);
+    const [corrected, kept] = [`fix-${randomUUID()}`, `keep-${randomUUID()}`];
+    for (const reference of [corrected, kept]) {
+      expect((await post(server, reference, '1000')).status).toBe(204);
+      expect((await post(server, reference, '1250')).status).toBe(409);
+    }
+    await consumer.waitFor(4); // two Completed, two Conflict
+
+    // settle runs as an operator would, finding the running server through its data folder.
+    const env = { DATA_DIR: folder, TABLE_NAME: tableName };
+    const engineArgs =
+      engine === 'dynamodb-local' ? ['--endpoint', engineEndpoint('dynamodb-local')] : [];
+    const settle = (reference: string, accept: string) =>
+      runScript(
+        'settle',
+        [reference, '--accept', accept, '--reason', 'gateway ticket 7', ...engineArgs],
+        env,
+      );
+    for (const [reference, accept] of [
+      [corrected, 'received'],
+      [kept, 'stored'],
+    ] as const) {
+      const result = await settle(reference, accept);
+      expect(result.code, result.stderr).toBe(0);
+    }
+    await consumer.waitFor(5);
+    await sleep(300); // ten more reads of the table: the kept decision must bring nothing
+
+    const events = consumer.accepted() as unknown as Envelope[];
+    expect(events.map((event) => event['detail-type'])).toEqual([
+      'Transaction Completed',
+      'Transaction Conflict',
+      'Transaction Completed',
+      'Transaction Conflict',
+      'Transaction Corrected',
+    ]);
+    expect(events[4]?.detail).toMatchObject({
+      reference: corrected,
+      version: 2,
+      before: { amount: '1000' },
+      after: { amount: '1250' },
+    });
+  }, 120_000);
 });
