@@ -92,8 +92,10 @@ function checkedHeader(header: string[]): string[] {
 
 async function* jsonLinesRows(input: Readable): AsyncGenerator<ReportRow> {
   let line = 0;
-  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+  for await (const read of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     line += 1;
+    // Spreadsheet tools and Windows editors start a UTF-8 file with a byte order mark.
+    const text = line === 1 ? read.replace(/^\uFEFF/, '') : read;
     if (text.trim() === '') continue;
     let value: JsonValue;
     try {

@@ -118,15 +118,23 @@ export type Finding =
 export type ReconcileSummary = Awaited<ReturnType<typeof reconcile>>;
 
 /**
- * Compares the report with what was recorded, by reference, handing each difference to `found`.
+ * Compares the report with what was recorded, by reference, handing each difference to `found`
+ * (awaited: a slow output holds the report back instead of piling differences up).
  * Memory grows with the window, never the report: the report streams, while "recorded but not
  * reported" needs one small entry per reference of the window until the report ends.
  */
-export async function reconcile(sources: ReconcileSources, found: (finding: Finding) => void) {
-  const window = new Map<string, { transaction: RecordedTransaction; seen: boolean }>();
+export async function reconcile(
+  sources: ReconcileSources,
+  found: (finding: Finding) => void | Promise<void>,
+) {
+  // One flat string per reference of the window (see packRecorded): at a million references
+  // an object each would cost several times the memory.
+  const window = new Map<string, string>();
   for await (const transaction of sources.recorded) {
-    window.set(transaction.reference, { transaction, seen: false });
+    window.set(transaction.reference, packRecorded(transaction));
   }
+  // References of the window the report named; the rest are "unexpected" at the end.
+  const seen = new Set<string>();
   const conflicts = new Map<string, KeptConflict[]>();
   for await (const conflict of sources.conflicts) {
     conflicts.set(conflict.reference, [...(conflicts.get(conflict.reference) ?? []), conflict]);
@@ -144,29 +152,35 @@ export async function reconcile(sources: ReconcileSources, found: (finding: Find
     conflicts: 0,
   };
 
-  const conflictsOf = (reference: string) => {
+  const conflictsOf = async (reference: string) => {
     const kept = conflicts.get(reference);
     if (kept === undefined) return;
     // Listed once per reference, however often the report names it.
     conflicts.delete(reference);
     counts.conflicts += 1;
-    found({ kind: 'conflicts', reference, conflicts: kept });
+    await found({ kind: 'conflicts', reference, conflicts: kept });
   };
 
-  const compare = (row: ReportRow, recorded: RecordedTransaction | undefined) => {
+  const compare = async (row: ReportRow, recorded: RecordedTransaction | undefined) => {
     const { line, reference, ...report } = row;
     if (recorded === undefined) {
       counts.missing += 1;
-      found({ kind: 'missing', line, reference, report });
+      await found({ kind: 'missing', line, reference, report });
     } else {
       const differences = differencesOf(row, recorded);
       if (differences.length === 0) counts.agreeing += 1;
       else {
         counts.mismatch += 1;
-        found({ kind: 'mismatch', line, reference, receivedAt: recorded.receivedAt, differences });
+        await found({
+          kind: 'mismatch',
+          line,
+          reference,
+          receivedAt: recorded.receivedAt,
+          differences,
+        });
       }
     }
-    conflictsOf(reference);
+    await conflictsOf(reference);
   };
 
   let outside: ReportRow[] = [];
@@ -174,7 +188,7 @@ export async function reconcile(sources: ReconcileSources, found: (finding: Find
     const recorded = await sources.lookup(outside.map((row) => row.reference));
     for (const row of outside) {
       if (recorded.has(row.reference)) counts.recordedOutsideWindow += 1;
-      compare(row, recorded.get(row.reference));
+      await compare(row, recorded.get(row.reference));
     }
     outside = [];
   };
@@ -183,19 +197,35 @@ export async function reconcile(sources: ReconcileSources, found: (finding: Find
     counts.reportRows += 1;
     const held = window.get(row.reference);
     if (held !== undefined) {
-      held.seen = true;
-      compare(row, held.transaction);
+      seen.add(row.reference);
+      await compare(row, unpackRecorded(row.reference, held));
     } else if (outside.push(row) === maxKeysPerBatch) await lookUpOutside();
   }
   if (outside.length > 0) await lookUpOutside();
 
-  for (const { transaction, seen } of window.values()) {
-    if (seen) continue;
+  for (const [reference, packed] of window) {
+    if (seen.has(reference)) continue;
     counts.unexpected += 1;
-    found({ kind: 'unexpected', reference: transaction.reference, recorded: transaction });
-    conflictsOf(transaction.reference);
+    await found({ kind: 'unexpected', reference, recorded: unpackRecorded(reference, packed) });
+    await conflictsOf(reference);
   }
   return counts;
+}
+
+const packedFields = ['receivedAt', 'amount', 'currency', 'type', 'status'] as const;
+// The receiver checked each of these (an ISO time, a decimal, a currency code, two names): none
+// holds a NUL. An item damaged by hand that does would only show as its own mismatch.
+const separator = '\u0000';
+
+/** The recorded values as one string: `join` builds it flat (no rope of small strings). */
+function packRecorded(transaction: RecordedTransaction): string {
+  return packedFields.map((field) => transaction[field]).join(separator);
+}
+
+function unpackRecorded(reference: string, packed: string): RecordedTransaction {
+  const [receivedAt = '', amount = '', currency = '', type = '', status = ''] =
+    packed.split(separator);
+  return { reference, receivedAt, amount, currency, type, status };
 }
 
 /** Amounts compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */

@@ -3,10 +3,9 @@ import { type AttributeValue, GetItemCommand, paginateScan } from '@aws-sdk/clie
 import type { FieldError } from '../../lambda/callback/transaction-schema.js';
 import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import type { ListingView } from '../output/listing.js';
 import { UsageError } from '../shared/cli-errors.js';
-import { textTable } from '../shared/text-table.js';
 import { type TargetFlags, withTarget } from './query-target.js';
-import { exactJson } from './stored-item.js';
 import type { QueryContext } from './transaction-queries.js';
 
 /** A kept refusal read back: what the receiver kept, with its deliveries and expiry. */
@@ -130,35 +129,50 @@ function kept(item: Record<string, AttributeValue>): KeptRefusal {
   };
 }
 
-/** One line per kept refusal; every cell escaped for the terminal by textTable. */
-export function refusalTable(refusals: readonly KeptRefusal[]): string {
-  if (refusals.length === 0) return '(no kept refusals)\n';
-  const head = ['Last received', 'Times', 'Status', 'Problem', 'Reference', 'Bytes', 'Digest'];
-  const rows = refusals.map((refusal) => [
-    refusal.lastReceivedAt,
-    String(refusal.deliveries),
-    String(refusal.status),
-    refusal.problem,
-    refusal.reference ?? '',
-    `${refusal.bodyBytes}${refusal.bodyKept === 'part' ? ' (part kept)' : ''}`,
-    refusal.digest.slice(0, 16),
-  ]);
-  const count = `${refusals.length} kept refusal${refusals.length === 1 ? '' : 's'}\n`;
-  return textTable(head, rows, { alignRight: [1, 5] }) + count;
-}
-
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * JSON for scripts: the body as text when it is UTF-8, and always as base64 (byte exact); like
- * every JSON the tools print, with terminal-unsafe characters as `\u` escapes.
+ * A kept refusal for scripts: the body as text when it is UTF-8, and always as base64 (byte
+ * exact); like every JSON the tools print, terminal-unsafe characters become `\u` escapes.
  */
-export function refusalJson(refusals: readonly KeptRefusal[]): string {
-  const shown = refusals.map(({ body, ...refusal }) => ({
+export function refusalRecord({ body, ...refusal }: KeptRefusal): Record<string, unknown> {
+  return {
     ...refusal,
     // Not UTF-8: only base64 shows it faithfully.
     ...(isUtf8(body) ? { body: utf8.decode(body) } : {}),
     bodyBase64: Buffer.from(body).toString('base64'),
-  }));
-  return `${exactJson(shown, 2)}\n`;
+  };
 }
+
+const refusalColumns = [
+  'lastReceivedAt',
+  'deliveries',
+  'status',
+  'problem',
+  'reference',
+  'bodyBytes',
+  'bodyKept',
+  'digest',
+] as const;
+
+/** One line per kept refusal (every cell escaped for the terminal by textTable); no body in CSV. */
+export const refusalView: ListingView<KeptRefusal> = {
+  what: 'kept refusals',
+  formats: ['table', 'json', 'jsonl', 'csv'],
+  tableHead: ['Last received', 'Times', 'Status', 'Problem', 'Reference', 'Bytes', 'Digest'],
+  tableRows: (refusal) => [
+    [
+      refusal.lastReceivedAt,
+      String(refusal.deliveries),
+      String(refusal.status),
+      refusal.problem,
+      refusal.reference ?? '',
+      `${refusal.bodyBytes}${refusal.bodyKept === 'part' ? ' (part kept)' : ''}`,
+      refusal.digest.slice(0, 16),
+    ],
+  ],
+  alignRight: [1, 5],
+  json: refusalRecord,
+  csvHead: refusalColumns,
+  csvRows: (refusal) => [refusalColumns.map((name) => String(refusal[name] ?? ''))],
+};

@@ -5,16 +5,19 @@ import {
   Option,
   type OptionValues,
 } from '@commander-js/extra-typings';
+import { writeListing } from '../output/listing.js';
+import { outputPlan, withOutputOptions } from '../output/output-options.js';
+import { withProgress } from '../output/progress.js';
 import { listConflicts } from '../settle/reference-state.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { conflictsText } from './conflict-output.js';
-import { listRefusals, refusalJson, refusalTable } from './kept-refusals.js';
+import { listRefusals, refusalView } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
-import { conflictsTable, detailTable, writeItems } from './transaction-output.js';
+import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
 import {
   getTransaction,
   listByTime,
@@ -23,7 +26,7 @@ import {
   scanTransactions,
   take,
 } from './transaction-queries.js';
-import { summarize, summaryText } from './transaction-summary.js';
+import { summarize, summaryFormats, summaryView } from './transaction-summary.js';
 
 /**
  * Items per request when reading a whole window: sixteen shards are read at once, so this bounds
@@ -82,75 +85,98 @@ withTableOptions(
 });
 
 withSelectionOptions(
-  program
-    .command('list')
-    .description('transactions, newest first: by user, by time window, or (only when asked) all')
-    .addOption(formatOption(['table', 'json']))
+  withOutputOptions(
+    program
+      .command('list')
+      .description('transactions, newest first: by user, by time window, or (only when asked) all'),
+    ['table', 'json', 'jsonl', 'csv'],
+  )
     .option('--scan', 'read the whole table (a full read: only when asked)', false)
     .option('--limit <n>', 'at most n transactions', positiveInteger('--limit'), 50),
 ).action(async (flags) => {
   const select = selection(flags);
+  outputPlan(flags, transactionView.formats);
   await withTarget(flags, async (target) => {
     const pageSize = Math.min(flags.limit, streamPageSize);
     const items = take(select({ ...target, pageSize }), flags.limit);
-    const count = await writeItems(items, flags.format, process.stdout);
-    if (flags.format === 'table') {
-      const more =
-        count === flags.limit ? ` (the newest ${flags.limit}: raise --limit for more)` : '';
-      write(`${count} transaction${count === 1 ? '' : 's'}${more}\n`);
-    }
+    await writeListing(items, transactionView, flags, {
+      footer: (count) => {
+        if (count === 0) return '(no transactions)\n';
+        const more =
+          count === flags.limit ? ` (the newest ${flags.limit}: raise --limit for more)` : '';
+        return `${count} transaction${count === 1 ? '' : 's'}${more}\n`;
+      },
+    });
   });
 });
 
 withSelectionOptions(
-  program
-    .command('export')
-    .description('every transaction of a window or user, newest first, streamed (no limit)')
-    .addOption(formatOption(['csv', 'jsonl']))
-    .option('--limit <n>', 'at most n transactions (default: all)', positiveInteger('--limit')),
+  withOutputOptions(
+    program
+      .command('export')
+      .description('every transaction of a window or user, newest first, streamed (no limit)'),
+    ['csv', 'jsonl', 'json', 'table'],
+  ).option('--limit <n>', 'at most n transactions (default: all)', positiveInteger('--limit')),
 ).action(async (flags) => {
   const select = selection(flags);
+  outputPlan(flags, transactionView.formats);
   await withTarget(flags, async (target) => {
     const items = select({ ...target, pageSize: streamPageSize });
-    await writeItems(flags.limit ? take(items, flags.limit) : items, flags.format, process.stdout);
+    await writeListing(flags.limit ? take(items, flags.limit) : items, transactionView, flags, {
+      footer: (count) => `${count} transaction${count === 1 ? '' : 's'}\n`,
+    });
   });
 });
 
 withTableOptions(
-  program
-    .command('summary')
-    .description('count and exact sum of amount per currency, type and status, from the index')
-    .addOption(formatOption(['table', 'json', 'csv']))
+  withOutputOptions(
+    program
+      .command('summary')
+      .description('count and exact sum of amount per currency, type and status, from the index'),
+    summaryFormats,
+  )
     .requiredOption('--since <ISO>', 'received at or after; a date alone means midnight UTC')
     .option('--until <ISO>', 'received before (default now)')
     .addOption(new Option('--by <period>', 'also group by UTC day').choices(['day'])),
 ).action(async (flags) => {
   const window = timeWindow(flags.since, flags.until);
+  outputPlan(flags, summaryFormats);
   await withTarget(flags, async (target) => {
     const items = listByTime({ ...target, pageSize: streamPageSize }, window, {});
     const byDay = flags.by === 'day';
-    write(summaryText(await summarize(items, { byDay }), flags.format, byDay));
+    const rows = await summarize(withProgress(items, 'transactions'), { byDay });
+    await writeListing(rows, summaryView(byDay), flags, {
+      footer: (count) => (count === 0 ? '(no transactions in the window)\n' : ''),
+    });
   });
 });
 
 withTableOptions(
-  program
-    .command('refused')
-    .description(
-      'authenticated deliveries refused for their content (400, 403, 413, 415, 422), newest first',
-    )
+  withOutputOptions(
+    program
+      .command('refused')
+      .description(
+        'authenticated deliveries refused for their content (400, 403, 413, 415, 422), newest first',
+      ),
+    refusalView.formats,
+  )
     .option('--since <ISO>', 'last delivered at or after; a date alone means midnight UTC')
-    .option('--reference <reference>', 'only those whose body names this reference')
-    .addOption(formatOption(['table', 'json'])),
+    .option('--reference <reference>', 'only those whose body names this reference'),
   'a deployed refusals table (the stack output RefusalsTableName)',
 ).action(async (flags) => {
   const since = flags.since === undefined ? undefined : timeWindow(flags.since, undefined).since;
-  const refusals = await withTarget(
+  outputPlan(flags, refusalView.formats);
+  await withTarget(
     flags,
-    (target) => listRefusals(target, { since, reference: flags.reference }),
+    async (target) => {
+      const refusals = await listRefusals(target, { since, reference: flags.reference });
+      await writeListing(refusals, refusalView, flags, {
+        footer: (count) =>
+          count === 0 ? '(no kept refusals)\n' : `${count} kept refusal${count === 1 ? '' : 's'}\n`,
+      });
+    },
     'refusals',
   );
-  write(flags.format === 'json' ? refusalJson(refusals) : refusalTable(refusals));
 });
 
 await runProgram(program, 'query');

@@ -1,12 +1,7 @@
-import { once } from 'node:events';
-import { Readable, type Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
-import { terminalText } from '../shared/terminal-text.js';
+import type { ListingView } from '../output/listing.js';
 import { detailLines, textTable } from '../shared/text-table.js';
 import {
   displayValue,
-  exactJson,
   listFields,
   listRecord,
   orderAttributes,
@@ -57,56 +52,13 @@ export function conflictsTable(
   );
 }
 
-export type ListFormat = 'table' | 'json' | 'jsonl' | 'csv';
-
-/**
- * Writes a stream of transactions as it reads, waiting for the output to drain, so memory stays
- * flat whatever the count. Returns how many it wrote.
- */
-export async function writeItems(
-  items: AsyncIterable<StoredItem>,
-  format: ListFormat,
-  out: Writable,
-): Promise<number> {
-  let count = 0;
-  if (format === 'csv') {
-    // Cells exactly as stored; escaped like every other view only when going to a terminal.
-    const cell = (out as { isTTY?: boolean }).isTTY ? terminalText : (text: string) => text;
-    const rows = async function* () {
-      for await (const item of items) {
-        count++;
-        yield listFields.map((name) => cell(displayValue(item[name])));
-      }
-    };
-    // pipeline honours each stage's backpressure; `end: false` leaves stdout open.
-    const csv = stringify({ header: true, columns: [...listFields] });
-    await pipeline(Readable.from(rows()), csv, out, { end: false });
-    return count;
-  }
-  // A table is measured and written in blocks of rows, its header only once.
-  let block: string[][] = [];
-  const flush = async () => {
-    const text = textTable(listHead, block);
-    await write(out, count === block.length ? text : text.slice(text.indexOf('\n') + 1));
-    block = [];
-  };
-  for await (const item of items) {
-    count++;
-    if (format === 'jsonl') await write(out, `${exactJson(listRecord(item))}\n`);
-    if (format === 'json') {
-      const text = exactJson(listRecord(item), 2).replace(/\n/g, '\n  ');
-      await write(out, `${count === 1 ? '[\n' : ',\n'}  ${text}`);
-    }
-    if (format === 'table' && block.push(listRow(item)) === tableBlock) await flush();
-  }
-  if (format === 'json') await write(out, count === 0 ? '[]\n' : '\n]\n');
-  if (format === 'table' && block.length > 0) await flush();
-  if (format === 'table' && count === 0) await write(out, '(no transactions)\n');
-  return count;
-}
-
-const tableBlock = 500;
-
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, 'drain');
-}
+/** `list` and `export`: a transaction as a table row, a JSON object or a CSV row. */
+export const transactionView: ListingView<StoredItem> = {
+  what: 'transactions',
+  formats: ['table', 'json', 'jsonl', 'csv'],
+  tableHead: listHead,
+  tableRows: (item) => [listRow(item)],
+  json: listRecord,
+  csvHead: listFields,
+  csvRows: (item) => [listFields.map((name) => displayValue(item[name]))],
+};

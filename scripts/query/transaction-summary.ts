@@ -1,7 +1,6 @@
 import Big from 'big.js';
-import { stringify as stringifyCsv } from 'csv-stringify/sync';
-import { textTable } from '../shared/text-table.js';
-import { displayValue, exactJson, type StoredItem } from './stored-item.js';
+import type { ListingView } from '../output/listing.js';
+import { displayValue, type StoredItem } from './stored-item.js';
 
 /** One group of `summary`: a currency, type and status (and day, with `--by day`). */
 export interface SummaryRow {
@@ -54,21 +53,20 @@ export async function summarize(
 
 const columns = ['currency', 'type', 'status', 'count', 'amount'] as const;
 
-/** The summary as a table, JSON rows or CSV; amounts always as exact decimal strings. */
-export function summaryText(
-  rows: readonly SummaryRow[],
-  format: 'table' | 'json' | 'csv',
-  byDay: boolean,
-): string {
+export const summaryFormats = ['table', 'json', 'jsonl', 'csv'] as const;
+
+/** The summary's groups as table rows, JSON objects or CSV; amounts as exact decimal strings. */
+export function summaryView(byDay: boolean): ListingView<SummaryRow> {
   const names = byDay ? (['day', ...columns] as const) : columns;
-  if (format === 'json') return `${exactJson(rows, 2)}\n`;
-  const cells = rows.map((row) => names.map((name) => String(row[name] ?? '')));
-  if (format === 'csv') return stringifyCsv([[...names], ...cells]);
-  if (rows.length === 0) return '(no transactions in the window)\n';
-  const right = [names.indexOf('count'), names.indexOf('amount')];
-  return textTable(
-    names.map((name) => (name === 'amount' ? 'amount (minor)' : name)),
-    cells,
-    { alignRight: right },
-  );
+  const cells = (row: SummaryRow) => [names.map((name) => String(row[name] ?? ''))];
+  return {
+    what: 'groups',
+    formats: summaryFormats,
+    tableHead: names.map((name) => (name === 'amount' ? 'amount (minor)' : name)),
+    tableRows: cells,
+    alignRight: [names.indexOf('count'), names.indexOf('amount')],
+    json: (row) => row,
+    csvHead: names,
+    csvRows: cells,
+  };
 }

@@ -22,7 +22,8 @@ export function textTable(
     head: head.map(terminalText),
     colAligns: head.map((_, column) => (options.alignRight?.includes(column) ? 'right' : 'left')),
   });
-  table.push(...rows.map((row) => row.map(terminalText)));
+  // One push per row: spreading every row into one call overflows the stack past ~100k rows.
+  for (const row of rows) table.push(row.map(terminalText));
   return `${table.toString().replace(/ +$/gm, '')}\n`;
 }
 

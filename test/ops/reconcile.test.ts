@@ -1,9 +1,10 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { paginateScan } from '@aws-sdk/client-dynamodb';
 import Big from 'big.js';
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
@@ -202,7 +203,9 @@ async function run(
 ): Promise<{ findings: Finding[]; summary: ReconcileSummary }> {
   const findings: Finding[] = [];
   const sources = { report, ...tableSources(table, window) };
-  const summary = await reconcile(sources, (finding) => findings.push(finding));
+  const summary = await reconcile(sources, (finding) => {
+    findings.push(finding);
+  });
   return { findings, summary };
 }
 
@@ -318,20 +321,27 @@ forEachEngine((engine) => {
     expect(summary.reportRows).toBe(0);
   });
 
-  it('runs as npm run reconcile: exit 1 with differences in JSON Lines, exit 0 when all agree', async () => {
+  it('runs as npm run reconcile: exit 1 with differences in each format, exit 0 when all agree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
     const differing = join(dir, 'report.csv');
     await writeFile(differing, csv(report, ['reference', 'amount', 'currency', 'type', 'status']));
     const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
     const args = ['--since', since, '--until', until];
 
-    const failing = await runScript('reconcile', [differing, ...args, '--format', 'json'], env);
+    const counts = { missing: 2, mismatch: 3, unexpected: 1 };
+    const failing = await runScript('reconcile', [differing, ...args, '--format', 'jsonl'], env);
     expect(failing.code).toBe(1);
     const lines = failing.stdout
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(lines.at(-1)).toMatchObject({ kind: 'summary', missing: 2, mismatch: 3, unexpected: 1 });
+    expect(lines.at(-1)).toMatchObject({ kind: 'summary', ...counts });
+    // One document: the same differences as items, the summary beside them.
+    const json = await runScript('reconcile', [differing, ...args, '--format', 'json'], env);
+    expect(json.code).toBe(1);
+    const document = JSON.parse(json.stdout);
+    expect(document.items).toEqual(lines.slice(0, -1));
+    expect(document.summary).toMatchObject(counts);
 
     const tables = await runScript('reconcile', [differing, ...args], env);
     expect(tables.code).toBe(1);
@@ -371,7 +381,7 @@ forEachEngine((engine) => {
     const args = [path, '--since', since, '--until', until];
 
     const tables = await runScript('reconcile', args, env);
-    const json = await runScript('reconcile', [...args, '--format', 'json'], env);
+    const json = await runScript('reconcile', [...args, '--format', 'jsonl'], env);
 
     for (const output of [tables.stdout, json.stdout]) {
       expect(output).not.toMatch(/[\u009b\u202e]/);
@@ -381,6 +391,54 @@ forEachEngine((engine) => {
       kind: 'missing',
       reference: hostile,
     });
+  });
+
+  it('shows the first 20 differences of a kind and counts the rest; --output FILE gets them all', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
+    const path = join(dir, 'unknown.csv');
+    // 45 references never recorded; the first would run as a formula in a spreadsheet.
+    const unknown = Array.from({ length: 45 }, (_, i) => (i === 0 ? '=cmd|calc' : `never-${i}`));
+    const lines = unknown.map((reference) => `"${reference}",1,TRY,Deposit,Confirm`);
+    await writeFile(path, `reference,amount,currency,type,status\n${lines.join('\n')}\n`);
+    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const args = [path, '--since', since, '--until', until];
+    const out = join(dir, 'differences.csv');
+
+    const tables = await runScript('reconcile', args, env);
+    const saved = await runScript('reconcile', [...args, '--output', out], env);
+
+    expect(tables.code).toBe(1);
+    const shown = tables.stdout.split('\n').filter((line) => /^\d+\s+(never-|=cmd)/.test(line));
+    expect(shown).toHaveLength(20);
+    expect(tables.stdout).toContain('… and 25 more missing');
+    expect(tables.stdout).toMatch(
+      /^\d+ more differences: use --format json\|jsonl\|csv or --output FILE$/m,
+    );
+    expect(saved.code).toBe(1);
+    expect(saved.stdout).toContain(`all differences written to ${out}`);
+    const written = parse(await readFile(out, 'utf8'), { columns: true }) as Record<
+      string,
+      string
+    >[];
+    const missing = written.filter((row) => row.kind === 'missing').map((row) => row.reference);
+    expect(missing).toEqual(["'=cmd|calc", ...unknown.slice(1)]);
+  });
+
+  it('reads a JSON Lines report that begins with a byte order mark, whatever its name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
+    const path = join(dir, 'report.txt');
+    const edge = tableAsRead.transactions.filter((t) => t.receivedAt === since);
+    await writeFile(path, `\uFEFF${jsonLines(edge)}`);
+    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+
+    const result = await runScript(
+      'reconcile',
+      [path, '--since', since, '--until', '2026-03-14T00:00:00.001Z'],
+      env,
+    );
+
+    expect(result.stdout).toContain('1 of 1 report rows agree');
+    expect(result.code).toBe(0);
   });
 
   it('exits 2 from npm run reconcile on a malformed row, naming the line', async () => {
@@ -397,6 +455,23 @@ forEachEngine((engine) => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('line 3: currency must be three uppercase letters');
+  });
+});
+
+describe('a report that begins with a byte order mark', () => {
+  it.each([
+    ['csv', 'reference,amount,currency,type,status\nr-1,1.50,TRY,Deposit,Confirm\n'],
+    [
+      'jsonl',
+      '{"reference":"r-1","amount":1.50,"currency":"TRY","type":"Deposit","status":"Confirm"}\n',
+    ],
+  ] as const)('reads %s as if the mark were not there', async (format, text) => {
+    const read: ReportRow[] = [];
+    for await (const row of rows(`\uFEFF${text}`, format)) read.push(row);
+
+    expect(read.map((row) => [row.line, row.reference, row.amount])).toEqual([
+      [format === 'csv' ? 2 : 1, 'r-1', '1.5'],
+    ]);
   });
 });
 

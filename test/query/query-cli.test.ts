@@ -1,3 +1,6 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
@@ -14,6 +17,9 @@ const end = new Date('2026-11-20T00:00:00.000Z');
 const records = syntheticRecords({ count: 60, spanDays: 2, end, seed: 3, usernames: 3 });
 const hostile = 'mallory\u009b2J\u202etxt.exe\u2028';
 (records[0] as { transaction: { username: string } }).transaction.username = hostile;
+// A cell a spreadsheet would run as a formula (OWASP CSV injection).
+const formula = '=HYPERLINK("http://evil.example","x")';
+(records[1] as { transaction: { username: string } }).transaction.username = formula;
 const newestFirst = [...records].sort((a, b) => b.receivedAt.localeCompare(a.receivedAt));
 
 describe('npm run query (list, export, summary)', () => {
@@ -92,7 +98,11 @@ describe('npm run query (list, export, summary)', () => {
     const { code, stdout } = await query('summary --since 2026-11-18 --format json');
 
     expect(code).toBe(0);
-    const rows = JSON.parse(stdout) as Record<string, unknown>[];
+    const { items: rows, summary } = JSON.parse(stdout) as {
+      items: Record<string, unknown>[];
+      summary: { count: number };
+    };
+    expect(summary.count).toBe(rows.length);
     expect(rows.reduce((sum, row) => sum + (row.count as number), 0)).toBe(records.length);
     for (const row of rows) {
       expect(Object.keys(row)).toEqual(['currency', 'type', 'status', 'count', 'amount']);
@@ -117,7 +127,59 @@ describe('npm run query (list, export, summary)', () => {
     expect(stdout).toMatch(/5 transactions \(the newest 5/);
   });
 
+  it('list --format json prints one document, items newest first and a summary; jsonl a line each', async () => {
+    const json = await query('list --since 2026-11-18 --limit 7 --format json');
+    const jsonl = await query('list --since 2026-11-18 --limit 7 --format jsonl');
+
+    expect(json.code).toBe(0);
+    const document = JSON.parse(json.stdout) as { items: { reference: string }[]; summary: object };
+    const newest = newestFirst.slice(0, 7).map(({ transaction }) => transaction.reference);
+    expect(document.items.map((item) => item.reference)).toEqual(newest);
+    expect(document.summary).toEqual({ count: 7 });
+    const lines = jsonl.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line).reference)).toEqual(newest);
+  });
+
+  it('list shows the first 50 rows as a table and counts the rest, naming the formats', async () => {
+    const { code, stdout } = await query('list --since 2026-11-18 --limit 60');
+
+    expect(code).toBe(0);
+    const rows = stdout.split('\n').filter((line) => /^2026-11-1\d/.test(line));
+    expect(rows).toHaveLength(50);
+    expect(stdout).toContain('60 transactions (the newest 60: raise --limit for more)');
+    expect(stdout).toContain('10 more transactions: use --format json|jsonl|csv or --output FILE');
+  });
+
+  it('list --output FILE writes every row in the format of its extension, the table on stdout', async () => {
+    const file = join(await mkdtemp(join(tmpdir(), 'query-out-')), 'all.csv');
+
+    const { code, stdout } = await query(`list --since 2026-11-18 --limit 60 --output ${file}`);
+
+    expect(code).toBe(0);
+    const rows = parse(await readFile(file, 'utf8'), { columns: true }) as { reference: string }[];
+    expect(rows.map((row) => row.reference)).toEqual(
+      newestFirst.map(({ transaction }) => transaction.reference),
+    );
+    expect(stdout).toContain(`all 60 written to ${file}`);
+    expect(stdout).not.toContain('more transactions: use');
+  });
+
+  it("export --format csv puts a ' before a cell a spreadsheet would run; --csv-raw keeps it", async () => {
+    const reference = records[1]?.transaction.reference;
+    const usernameOf = (text: string) =>
+      (parse(text, { columns: true }) as Record<string, string>[]).find(
+        (row) => row.reference === reference,
+      )?.username;
+
+    const safe = await query('export --since 2026-11-18 --format csv');
+    const raw = await query('export --since 2026-11-18 --format csv --csv-raw');
+
+    expect(usernameOf(safe.stdout)).toBe(`'${formula}`);
+    expect(usernameOf(raw.stdout)).toBe(formula);
+  });
+
   it.each([
+    ['list --since 2026-11-18 --output transactions.txt', /--output transactions.txt/],
     ['list --since 2026-11-18 --format xml', /--format/],
     ['summary', /--since/],
     ['export --since 2026-11-18 --scan', /unknown option/],

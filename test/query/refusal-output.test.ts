@@ -1,18 +1,30 @@
+import { PassThrough } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { type KeptRefusal, refusalJson } from '../../scripts/query/kept-refusals.js';
+import { writeListing } from '../../scripts/output/listing.js';
+import { type KeptRefusal, refusalView } from '../../scripts/query/kept-refusals.js';
+
+async function asJson(refusals: KeptRefusal[]): Promise<string> {
+  const out = new PassThrough();
+  const written = text(out);
+  await writeListing(refusals.values(), refusalView, { format: 'json' }, {}, out);
+  out.end();
+  return written;
+}
 
 describe('query refused --format json', () => {
-  it('gives a body that is not UTF-8 as base64 only', () => {
+  it('gives a body that is not UTF-8 as base64 only', async () => {
     const body = Buffer.from([0x7b, 0xff, 0x7d]);
     const refusal = { digest: 'b'.repeat(64), body } as unknown as KeptRefusal;
 
-    const [shown] = JSON.parse(refusalJson([refusal])) as Record<string, unknown>[];
+    const [shown] = (JSON.parse(await asJson([refusal])) as { items: Record<string, unknown>[] })
+      .items;
 
     expect(shown).not.toHaveProperty('body');
     expect(shown?.bodyBase64).toBe(body.toString('base64'));
   });
 
-  it('writes what would drive a terminal as \\u escapes, which parse back to the same values', () => {
+  it('writes what would drive a terminal as \\u escapes, which parse back to the same values', async () => {
     const body = '{"reference":"evil\u009b31m\u202etxt"}';
     const refusal: KeptRefusal = {
       digest: 'a'.repeat(64),
@@ -32,16 +44,13 @@ describe('query refused --format json', () => {
       expiresAt: '2027-02-18T10:00:00.000Z',
     };
 
-    const text = refusalJson([refusal]);
+    const json = await asJson([refusal]);
 
-    expect(text).not.toMatch(/[\u009b\u202e]/u);
-    expect(text).toContain('evil\\u009b31m\\u202etxt');
-    expect(JSON.parse(text)).toEqual([
-      {
-        ...refusal,
-        body,
-        bodyBase64: Buffer.from(body).toString('base64'),
-      },
-    ]);
+    expect(json).not.toMatch(/[\u009b\u202e]/u);
+    expect(json).toContain('evil\\u009b31m\\u202etxt');
+    expect(JSON.parse(json)).toEqual({
+      items: [{ ...refusal, body, bodyBase64: Buffer.from(body).toString('base64') }],
+      summary: { count: 1 },
+    });
   });
 });

@@ -1,0 +1,137 @@
+import { BoundedTable } from '../output/bounded-table.js';
+import type { MachineShape } from '../output/machine-output.js';
+import type { ReconciledValues } from './gateway-report.js';
+import type { Finding, ReconcileSummary } from './reconciliation.js';
+
+/** Differences a terminal shows per kind; the rest are counted (and all are in the formats). */
+export const rowsPerKind = 20;
+
+const values = (v: ReconciledValues) => [v.amount, v.currency, v.type, v.status];
+const valueHeads = ['amount', 'currency', 'type', 'status'];
+
+/** Per kind: the table's title, its columns, and the rows of one finding. */
+const sections: {
+  readonly [Kind in Finding['kind']]: readonly [
+    title: string,
+    head: readonly string[],
+    rows: (finding: Extract<Finding, { kind: Kind }>) => string[][],
+  ];
+} = {
+  missing: [
+    'Missing: in the report, never recorded here (ask the gateway to resend)',
+    ['line', 'reference', ...valueHeads],
+    ({ line, reference, report }) => [[String(line), reference, ...values(report)]],
+  ],
+  unexpected: [
+    'Unexpected: recorded here in the window, not in the report',
+    ['reference', 'receivedAt', ...valueHeads],
+    ({ recorded }) => [[recorded.reference, recorded.receivedAt, ...values(recorded)]],
+  ],
+  mismatch: [
+    'Mismatch: same reference, other values',
+    ['line', 'reference', 'field', 'report', 'recorded'],
+    ({ line, reference, differences }) =>
+      differences.map((d) => [String(line), reference, d.field, d.report, d.recorded]),
+  ],
+  conflicts: [
+    'Conflicting deliveries kept for audit (refused with 409)',
+    ['reference', 'receivedAt', ...valueHeads, 'requestId'],
+    ({ conflicts }) => conflicts.map((c) => [c.reference, c.receivedAt, ...values(c), c.requestId]),
+  ],
+};
+
+const kinds = Object.keys(sections) as Finding['kind'][];
+
+/**
+ * The table view: one bounded table per kind, so a report that differs wholesale costs the
+ * memory of its first rows, and a count of the rest.
+ */
+export class FindingsTables {
+  readonly #tables = new Map(
+    kinds.map((kind) => {
+      const [, head, rows] = sections[kind];
+      const rowsOf = rows as (finding: Finding) => string[][];
+      return [kind, new BoundedTable<Finding>(head, rowsOf, { limit: rowsPerKind })];
+    }),
+  );
+
+  add(finding: Finding): void {
+    this.#tables.get(finding.kind)?.add(finding);
+  }
+
+  /** Differences not shown. */
+  get hidden(): number {
+    return [...this.#tables.values()].reduce((sum, table) => sum + table.hidden, 0);
+  }
+
+  render(): string {
+    return kinds
+      .map((kind) => {
+        const table = this.#tables.get(kind) as BoundedTable<Finding>;
+        if (table.count === 0) return '';
+        const more = table.hidden > 0 ? `… and ${table.hidden} more ${kind}\n` : '';
+        return `${sections[kind][0]}\n${table.render()}${more}`;
+      })
+      .filter((text) => text !== '')
+      .join('\n');
+  }
+}
+
+export function summaryText(summary: ReconcileSummary): string {
+  const outside = summary.recordedOutsideWindow;
+  return (
+    `${summary.agreeing} of ${summary.reportRows} report rows agree` +
+    `${outside > 0 ? ` (${outside} recorded outside the window)` : ''}; ` +
+    `${summary.recordedInWindow} recorded in the window.\n` +
+    `missing ${summary.missing}, unexpected ${summary.unexpected}, mismatch ${summary.mismatch}, ` +
+    `references with conflicts ${summary.conflicts}\n`
+  );
+}
+
+const csvHead = [
+  'kind',
+  'line',
+  'reference',
+  'receivedAt',
+  'field',
+  'report',
+  'recorded',
+  ...valueHeads,
+  'requestId',
+] as const;
+type CsvColumn = (typeof csvHead)[number];
+
+function csvRow(cells: Partial<Record<CsvColumn, string | number>>): string[] {
+  return csvHead.map((name) => String(cells[name] ?? ''));
+}
+
+/** Machine formats: a finding as it is in JSON; in CSV one flat row per table row. */
+export const findingShape: MachineShape<Finding> = {
+  json: (finding) => finding,
+  csvHead,
+  csvRows: (finding) => {
+    const { kind } = finding;
+    switch (finding.kind) {
+      case 'missing':
+        return [
+          csvRow({ kind, line: finding.line, reference: finding.reference, ...finding.report }),
+        ];
+      case 'unexpected':
+        return [csvRow({ kind, ...finding.recorded })];
+      case 'mismatch':
+        return finding.differences.map((d) =>
+          csvRow({
+            kind,
+            line: finding.line,
+            reference: finding.reference,
+            receivedAt: finding.receivedAt,
+            field: d.field,
+            report: d.report,
+            recorded: d.recorded,
+          }),
+        );
+      case 'conflicts':
+        return finding.conflicts.map((conflict) => csvRow({ kind, ...conflict }));
+    }
+  },
+};
