@@ -1,5 +1,6 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { visibleLogText } from './log-text.js';
 import { defaultMetricsNamespace, serviceName, telemetryEnvironment } from './metric-names.js';
 
 /**
@@ -8,7 +9,10 @@ import { defaultMetricsNamespace, serviceName, telemetryEnvironment } from './me
  * constructor option over its environment variable, so the variable is read here first.
  */
 export function createLogger(env: NodeJS.ProcessEnv = process.env): Logger {
-  return new Logger({ serviceName: env[telemetryEnvironment.serviceName] || serviceName });
+  return new Logger({
+    serviceName: env[telemetryEnvironment.serviceName] || serviceName,
+    jsonReplacerFn: visibleLogText,
+  });
 }
 
 export function createMetrics(env: NodeJS.ProcessEnv = process.env): Metrics {
