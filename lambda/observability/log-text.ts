@@ -12,10 +12,10 @@ const hidden = /[\u0080-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
  * by a callback. Only the log line changes: the stored item keeps every byte.
  */
 export function visibleLogText(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? value.replace(hidden, escape) : value;
+  return typeof value === 'string' ? value.replace(hidden, visibleEscape) : value;
 }
 
-function escape(char: string): string {
+function visibleEscape(char: string): string {
   const code = char.codePointAt(0) as number;
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
