@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { node24, repositoryRoot } from '../support/node24.js';
+
+export interface CommandFigures {
+  /** Wall time of the whole process, seconds. */
+  readonly seconds: number;
+  /** Peak resident set of the process, MB (GNU time's %M). */
+  readonly peakRssMb: number;
+  readonly exitCode: number;
+  /** Bytes written to stdout (sent to a file, as `> file` would). */
+  readonly stdoutBytes: number;
+}
+
+/**
+ * Runs `npm run <script> -- args` as an operator would, but as one node process (no npm, no tsx
+ * CLI wrapper) under GNU time, stdout into a file: wall time and peak RSS of that process alone.
+ */
+export async function timedCommand(
+  script: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<CommandFigures> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-tools-'));
+  const timeFile = join(dir, 'time');
+  const stdoutFile = join(dir, 'stdout');
+  try {
+    const out = createWriteStream(stdoutFile);
+    const child = spawn(
+      '/usr/bin/time',
+      ['-o', timeFile, '-f', '%e %M', node24(), '--import', 'tsx', script, ...args],
+      { cwd: repositoryRoot, env, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    child.stdout.pipe(out);
+    const exitCode = await new Promise<number>((done, fail) => {
+      child.on('error', fail);
+      child.on('close', (code) => done(code ?? -1));
+    });
+    await new Promise((done) => out.close(done));
+    const [seconds = 'NaN', kb = 'NaN'] =
+      (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)?.split(' ') ?? [];
+    return {
+      seconds: Number(seconds),
+      peakRssMb: Math.round(Number(kb) / 1024),
+      exitCode,
+      stdoutBytes: (await stat(stdoutFile)).size,
+    };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * `npm run bench:tools`: the operator tools at scale against a local engine. For each size it
+ * seeds that many transactions into one day, then times reconcile in table and in JSON form
+ * (same report, same table, one after the other) and the listing commands, each a fresh process
+ * under GNU time: wall seconds and peak RSS. Figures are printed, never judged.
+ *
+ *   npm run bench:tools -- --rows 100000,1000000 --engine dynalite
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Option } from '@commander-js/extra-typings';
+import { startDynalite } from '../../scripts/dynalite/start.js';
+import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { ensureTable, localDynamoDbClient } from '../../scripts/shared/local-engine.js';
+import { localAwsEnvironment } from '../support/engines.js';
+import { cleanEnvironment } from '../support/node24.js';
+import { benchDay, reportLines, seedTransactions } from './scale-data.js';
+import { type CommandFigures, timedCommand } from './timed-command.js';
+
+const log = (message: string) =>
+  process.stderr.write(`bench:tools ${new Date().toISOString().slice(11, 19)} ${message}\n`);
+
+interface Row extends CommandFigures {
+  readonly rows: number;
+  readonly case: string;
+  readonly format: string;
+}
+
+const program = commandProgram('bench:tools', 'Times the operator tools at scale (local engine).')
+  .option('--rows <list>', 'sizes: transactions seeded and report rows', '100000')
+  .addOption(
+    new Option('--engine <engine>', 'the local engine')
+      .choices(['dynalite', 'dynamodb-local'])
+      .default('dynalite'),
+  )
+  .option('--seeded <n>', 'transactions recorded in the window (default: as many as --rows)')
+  .option('--skip-listing', 'only reconcile', false)
+  .option('--repeat <n>', 'reconcile runs per format, alternating table and json (medians)', '1')
+  .option('--json <file>', 'also write the figures as JSON')
+  .action(async (options) => {
+    const sizes = options.rows.split(',').map((size) => Number(size.replace(/_/g, '')));
+    const load = loadavg()[0]?.toFixed(1);
+    const engine =
+      options.engine === 'dynalite' ? await startDynalite() : await startDynamoDbLocal({ log });
+    const client = localDynamoDbClient(engine.endpoint);
+    const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
+    const rows: Row[] = [];
+    try {
+      for (const size of sizes)
+        rows.push(...(await measureSize(size, client, engine.endpoint, dir, options)));
+    } finally {
+      client.destroy();
+      await engine.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, ${options.engine}`;
+    const after = loadavg()[0]?.toFixed(1);
+    process.stdout.write(
+      `${markdown(rows)}\n${machine}; load average ${load} before, ${after} after.\n`,
+    );
+    if (options.json)
+      await writeFile(options.json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  });
+
+let tableSequence = 0;
+
+async function measureSize(
+  size: number,
+  client: ReturnType<typeof localDynamoDbClient>,
+  endpoint: string,
+  dir: string,
+  options: { skipListing: boolean; repeat: string; seeded?: string },
+): Promise<Row[]> {
+  const seeded = options.seeded === undefined ? size : Number(options.seeded);
+  const tableName = `bench-tools-${process.pid}-${++tableSequence}`;
+  await ensureTable(client, tableName, { create: true });
+  const started = Date.now();
+  await seedTransactions(client, tableName, seeded, (n) => log(`seeded ${n} of ${seeded}`));
+  log(`seeded ${seeded} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+  // "mostly agree": the recorded day as the report, 1% other amounts, 1% more never recorded.
+  // "all differ": as many rows, none recorded: every row missing (looked up by key, a hundred
+  // at a time), every recorded transaction unexpected: the case whose table used to crash.
+  const reports: Record<string, string> = {};
+  if (seeded > 0) {
+    reports['mostly agree'] = await writeReport(
+      join(dir, `agree-${size}.csv`),
+      seeded,
+      seeded / 100,
+    );
+  }
+  reports['all differ'] = await writeReport(join(dir, `differ-${size}.csv`), 0, size);
+  const env = cleanEnvironment({
+    ...localAwsEnvironment,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    TABLE_NAME: tableName,
+  });
+  const window = ['--since', benchDay.since, '--until', benchDay.until];
+  const rows: Row[] = [];
+  const label = (what: string) => `${what} (${seeded.toLocaleString('en')} recorded)`;
+  const timed = async (what: string, format: string, script: string, args: string[]) => {
+    log(`${size} ${what} ${format}…`);
+    const figures = await timedCommand(script, args, env);
+    log(
+      `${size} ${what} ${format}: ${figures.seconds} s, ${figures.peakRssMb} MB, exit ${figures.exitCode}`,
+    );
+    return figures;
+  };
+  const repeat = Number(options.repeat);
+  for (const [name, report] of Object.entries(reports)) {
+    const runs: Record<string, CommandFigures[]> = { table: [], json: [] };
+    // ABBA order (table, json, json, table, …): drift in the machine's load hits both alike.
+    for (let i = 0; i < repeat; i++) {
+      for (const format of i % 2 === 0 ? ['table', 'json'] : ['json', 'table']) {
+        const args = [report, ...window, '--format', format];
+        const what = `reconcile, ${name}`;
+        runs[format]?.push(await timed(what, format, 'scripts/ops/reconcile.ts', args));
+      }
+    }
+    for (const format of ['table', 'json']) {
+      const figures = median(runs[format] ?? []);
+      rows.push({ rows: size, case: label(`reconcile, ${name}`), format, ...figures });
+    }
+  }
+  if (!options.skipListing && seeded > 0) {
+    const query = async (what: string, format: string, args: string[]) => {
+      const figures = await timed(what, format, 'scripts/query/query.ts', args);
+      rows.push({ rows: seeded, case: label(what), format, ...figures });
+    };
+    const day = ['--since', benchDay.since, '--until', benchDay.until];
+    await query('query list', 'table', ['list', ...day, '--limit', String(seeded)]);
+    await query('query list', 'json', [
+      'list',
+      ...day,
+      '--limit',
+      String(seeded),
+      '--format',
+      'json',
+    ]);
+    await query('query export', 'jsonl', ['export', ...day, '--format', 'jsonl']);
+    await query('query summary', 'table', ['summary', ...day]);
+  }
+  return rows;
+}
+
+/** The run of median wall time (peak RSS: the largest of the runs). */
+function median(runs: readonly CommandFigures[]): CommandFigures {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)] as CommandFigures;
+  return { ...middle, peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)) };
+}
+
+async function writeReport(path: string, recorded: number, missing: number): Promise<string> {
+  await pipeline(Readable.from(reportLines(recorded, missing)), createWriteStream(path));
+  return path;
+}
+
+function markdown(rows: readonly Row[]): string {
+  const lines = [
+    '| rows | command | format | wall (s) | peak RSS (MB) | exit | output (MB) | table / json time |',
+    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const row of rows) {
+    const json = rows.find(
+      (other) => other.rows === row.rows && other.case === row.case && other.format === 'json',
+    );
+    const ratio =
+      row.format === 'table' && json ? `${(row.seconds / json.seconds).toFixed(2)}×` : '';
+    lines.push(
+      `| ${row.rows.toLocaleString('en')} | ${row.case} | ${row.format} | ${row.seconds.toFixed(1)} | ${row.peakRssMb} | ${row.exitCode} | ${(row.stdoutBytes / 2 ** 20).toFixed(1)} | ${ratio} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+await runProgram(program, 'bench:tools');
