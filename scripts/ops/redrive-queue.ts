@@ -50,22 +50,24 @@ export interface MessageOutcome {
 /**
  * Drains the dead-letter queue: each batch is re-read (stream, else table) and published as the
  * consumer would; a message is deleted only when all of it was published, else kept for the next
- * run. Running twice republishes, which consumers dedupe.
+ * run. Running twice republishes, which consumers dedupe. Each message's outcome goes to `found`
+ * as it is known; the counts are returned.
  */
 export async function redriveQueue(
   dependencies: RedriveDependencies,
   { queueUrl, maxMessages = Number.POSITIVE_INFINITY }: { queueUrl: string; maxMessages?: number },
-): Promise<MessageOutcome[]> {
+  found: (outcome: MessageOutcome) => void | Promise<void> = () => {},
+): Promise<{ messages: number; deleted: number }> {
   const { sqs } = dependencies;
-  const outcomes: MessageOutcome[] = [];
+  const counts = { messages: 0, deleted: 0 };
   const kept: Message[] = [];
   const seen = new Set<string>();
   try {
-    while (outcomes.length < maxMessages) {
+    while (counts.messages < maxMessages) {
       const { Messages: messages = [] } = await sqs.send(
         new ReceiveMessageCommand({
           QueueUrl: queueUrl,
-          MaxNumberOfMessages: Math.min(10, maxMessages - outcomes.length),
+          MaxNumberOfMessages: Math.min(10, maxMessages - counts.messages),
           VisibilityTimeout: visibilityTimeoutSeconds,
           WaitTimeSeconds: 1,
         }),
@@ -75,8 +77,10 @@ export async function redriveQueue(
       for (const message of fresh) {
         seen.add(message.MessageId ?? '');
         const outcome = await redriveMessage(dependencies, queueUrl, message);
-        outcomes.push(outcome);
-        if (!outcome.deleted) kept.push(message);
+        counts.messages += 1;
+        if (outcome.deleted) counts.deleted += 1;
+        else kept.push(message);
+        await found(outcome);
       }
     }
   } finally {
@@ -91,7 +95,7 @@ export async function redriveQueue(
       );
     }
   }
-  return outcomes;
+  return counts;
 }
 
 async function redriveMessage(

@@ -3,41 +3,45 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';
 import { forwardToOption } from '../events/forward-destination.js';
+import { type ListingView, openListing } from '../output/listing.js';
+import { outputPlan, withOutputOptions } from '../output/output-options.js';
 import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
-import { terminalText } from '../shared/terminal-text.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';
 
 const program = withTableOptions(
-  commandProgram(
-    'redrive',
-    "Republish the stream consumer's dead-lettered batches, then delete them.",
-    {
-      ok: 'the queue is drained',
-      differences:
-        'a message kept for its content: not a batch, or records that cannot become events',
-    },
-  )
-    .addOption(
-      new Option(
-        '--queue <url>',
-        'the dead-letter queue (stack output EventsDeadLetterQueueUrl)',
-      ).env('EVENTS_DLQ_URL'),
+  withOutputOptions(
+    commandProgram(
+      'redrive',
+      "Republish the stream consumer's dead-lettered batches, then delete them.",
+      {
+        ok: 'the queue is drained',
+        differences:
+          'a message kept for its content: not a batch, or records that cannot become events',
+      },
     )
-    .addOption(busOption)
-    .addOption(
-      forwardToOption(
-        "instead of the queue: re-send local mode's dead letters (DATA_DIR/events) to this URL",
+      .addOption(
+        new Option(
+          '--queue <url>',
+          'the dead-letter queue (stack output EventsDeadLetterQueueUrl)',
+        ).env('EVENTS_DLQ_URL'),
+      )
+      .addOption(busOption)
+      .addOption(
+        forwardToOption(
+          "instead of the queue: re-send local mode's dead letters (DATA_DIR/events) to this URL",
+        ),
+      )
+      .option(
+        '--max-messages <n>',
+        'stop after n messages (default: all)',
+        positiveInteger('--max-messages'),
       ),
-    )
-    .option(
-      '--max-messages <n>',
-      'stop after n messages (default: all)',
-      positiveInteger('--max-messages'),
-    ),
+    ['table', 'json', 'jsonl', 'csv'],
+  ),
 ).action(async (options) => {
   if (options.forwardTo) {
     process.exitCode = await redriveLocalDeadLetters(options.forwardTo);
@@ -48,43 +52,81 @@ const program = withTableOptions(
   const bus = destination(options.bus);
   const sqs = new SQSClient({ requestHandler });
   const streams = new DynamoDBStreamsClient({ requestHandler });
+  outputPlan(options, redriveView.formats);
+  let keptForFailure = 0;
   try {
-    const outcomes = await withTarget(options, (target) =>
-      redriveQueue(
-        { ...target, ...bus, sqs, streams },
-        { queueUrl, maxMessages: options.maxMessages },
-      ),
-    );
-    process.stdout.write(redriveReport(outcomes));
+    const counts = await withTarget(options, async (target) => {
+      const listing = await openListing(redriveView, options, { summaryLine: true });
+      try {
+        const redriven = await redriveQueue(
+          { ...target, ...bus, sqs, streams },
+          { queueUrl, maxMessages: options.maxMessages },
+          (outcome) => {
+            if (!outcome.deleted && outcome.keptFor === 'failure') keptForFailure += 1;
+            return listing.add(outcome);
+          },
+        );
+        await listing.finish({
+          summary: { ...redriven },
+          footer: () =>
+            redriven.messages === 0
+              ? 'The dead-letter queue is empty.\n'
+              : `${redriven.deleted} of ${redriven.messages} message(s) redriven and deleted.\n`,
+        });
+        return redriven;
+      } finally {
+        await listing.close();
+      }
+    });
     // A message kept because publishing or reading failed is worth running again (3).
-    const kept = outcomes.filter((outcome) => !outcome.deleted);
-    if (kept.some((outcome) => outcome.keptFor === 'failure')) process.exitCode = exitCodes.failed;
-    else if (kept.length > 0) process.exitCode = exitCodes.differences;
+    if (keptForFailure > 0) process.exitCode = exitCodes.failed;
+    else if (counts.deleted < counts.messages) process.exitCode = exitCodes.differences;
   } finally {
     sqs.destroy();
     streams.destroy();
   }
 });
 
-function redriveReport(outcomes: readonly MessageOutcome[]): string {
-  if (outcomes.length === 0) return 'The dead-letter queue is empty.\n';
-  const lines = outcomes.map(({ messageId, source, deleted, outcome, problem }) => {
-    const published = outcome
-      ? `${outcome.published.length} event(s) published from the ${source}`
-      : '';
-    if (deleted) return `${messageId}: ${published}; deleted`;
-    const why = [
-      ...(problem === undefined ? [] : [problem]),
-      ...(outcome?.failed ?? []).map((f) => `${f.reference} not published (${f.problem})`),
-      ...(outcome?.unpublishable ?? []).map(
-        (u) => `record ${u.record} unpublishable (${u.problem})`,
-      ),
-    ];
-    return `${messageId}: kept in the queue: ${terminalText(why.join('; '))}${published ? ` (${published})` : ''}`;
-  });
-  const deleted = outcomes.filter((outcome) => outcome.deleted).length;
-  lines.push(`${deleted} of ${outcomes.length} message(s) redriven and deleted.`);
-  return `${lines.join('\n')}\n`;
+/** One row per dead-letter message: where its records came from, and what became of it. */
+const redriveView: ListingView<MessageOutcome> = {
+  what: 'messages',
+  formats: ['table', 'json', 'jsonl', 'csv'],
+  tableHead: ['message', 'source', 'published', 'result'],
+  tableRows: (outcome) => [
+    [outcome.messageId, outcome.source, String(published(outcome)), resultText(outcome)],
+  ],
+  json: ({ messageId, source, deleted, outcome, problem }) => ({
+    messageId,
+    source,
+    deleted,
+    published: outcome?.published.length ?? 0,
+    failed: outcome?.failed ?? [],
+    unpublishable: outcome?.unpublishable ?? [],
+    ...(problem === undefined ? {} : { problem }),
+  }),
+  csvHead: ['messageId', 'source', 'published', 'deleted', 'result'],
+  csvRows: (outcome) => [
+    [
+      outcome.messageId,
+      outcome.source,
+      String(published(outcome)),
+      String(outcome.deleted),
+      resultText(outcome),
+    ],
+  ],
+};
+
+const published = (outcome: MessageOutcome) => outcome.outcome?.published.length ?? 0;
+
+/** `deleted`, or why the message was kept in the queue. */
+function resultText({ deleted, outcome, problem }: MessageOutcome): string {
+  if (deleted) return 'deleted';
+  const why = [
+    ...(problem === undefined ? [] : [problem]),
+    ...(outcome?.failed ?? []).map((f) => `${f.reference} not published (${f.problem})`),
+    ...(outcome?.unpublishable ?? []).map((u) => `record ${u.record} unpublishable (${u.problem})`),
+  ];
+  return `kept in the queue: ${why.join('; ')}`;
 }
 
 await runProgram(program, 'redrive');

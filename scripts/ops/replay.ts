@@ -1,26 +1,31 @@
 /** `npm run replay`: republishes recorded transactions to the bus (docs/events.md). */
 import { forwardDestination, forwardToOption } from '../events/forward-destination.js';
+import { type ListingView, openListing } from '../output/listing.js';
+import { outputPlan, withOutputOptions } from '../output/output-options.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
 import { UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { terminalText } from '../shared/terminal-text.js';
-import { busOption, destination, replayTransactions } from './republish.js';
+import { busOption, destination, type ReplayProblem, replayTransactions } from './republish.js';
 
 const program = withTableOptions(
-  commandProgram(
-    'replay',
-    'Republish recorded transactions to the event bus, as the stream consumer did.',
-    {
-      ok: 'everything asked for was published',
-      differences: 'a reference not found, or a record that cannot become an event',
-    },
-  )
-    .argument('[references...]', 'the references to republish')
-    .option('--since <ISO>', 'instead of references: everything received from this time')
-    .option('--until <ISO>', 'end of the window, exclusive (default: now)')
-    .addOption(busOption)
-    .addOption(forwardToOption()),
+  withOutputOptions(
+    commandProgram(
+      'replay',
+      'Republish recorded transactions to the event bus, as the stream consumer did.',
+      {
+        ok: 'everything asked for was published',
+        differences: 'a reference not found, or a record that cannot become an event',
+      },
+    )
+      .argument('[references...]', 'the references to republish')
+      .option('--since <ISO>', 'instead of references: everything received from this time')
+      .option('--until <ISO>', 'end of the window, exclusive (default: now)')
+      .addOption(busOption)
+      .addOption(forwardToOption()),
+    ['table', 'json', 'jsonl', 'csv'],
+  ),
 ).action(async (references, options) => {
   if (references.length > 0 === (options.since !== undefined)) {
     throw new UsageError('give references or --since, not both and not neither');
@@ -30,25 +35,54 @@ const program = withTableOptions(
   const bus = options.forwardTo
     ? await forwardDestination(options.forwardTo)
     : destination(options.bus);
-  const summary = await withTarget(options, (target) =>
-    replayTransactions({ ...target, ...bus }, selection),
-  );
-  const lines = [
-    `Published ${summary.published} Transaction Completed event(s) to ${bus.eventBusName}.`,
-    ...summary.notFound.map((reference) => `not found: ${reference} (no recorded transaction)`),
-    ...summary.failed.map(({ reference, problem }) => `not published: ${reference} (${problem})`),
-    ...summary.unpublishable.map(({ record, problem }) => `unpublishable: ${record} (${problem})`),
-  ];
-  if (summary.failed.length > 0) {
-    const causes = [...new Set(summary.failed.map(({ problem }) => problem))];
-    const cause = causes.length === 1 ? `the cause (${causes[0]})` : 'the causes above';
-    lines.push(`Run it again once ${cause} is fixed: consumers dedupe on reference.`);
-  }
-  process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
+  outputPlan(options, replayView.formats);
+  const summary = await withTarget(options, async (target) => {
+    const listing = await openListing(replayView, options, { summaryLine: true });
+    // Why publishing failed, named once in the advice under the table (a few kinds at most).
+    const causes = new Set<string>();
+    try {
+      const counts = await replayTransactions({ ...target, ...bus }, selection, (problem) => {
+        if (problem.kind === 'failed' && causes.size < 10) causes.add(problem.problem);
+        return listing.add(problem);
+      });
+      const cause = causes.size === 1 ? `the cause (${[...causes][0]})` : 'the causes above';
+      await listing.finish({
+        summary: { ...counts },
+        footer: () =>
+          `Published ${counts.published} Transaction Completed event(s) to ${terminalText(bus.eventBusName)}.\n` +
+          (counts.failed > 0
+            ? `${terminalText(`Run it again once ${cause} is fixed`)}: consumers dedupe on reference.\n`
+            : ''),
+      });
+      return counts;
+    } finally {
+      await listing.close();
+    }
+  });
   // A publish that failed is worth running again (3); a missing reference is an answer (1).
   const { failed, unpublishable, notFound } = summary;
-  if (failed.length > 0) process.exitCode = exitCodes.failed;
-  else if (unpublishable.length + notFound.length > 0) process.exitCode = exitCodes.differences;
+  if (failed > 0) process.exitCode = exitCodes.failed;
+  else if (unpublishable + notFound > 0) process.exitCode = exitCodes.differences;
 });
+
+/** Each problem as a table row, a JSON object (`kind`: notFound, failed, unpublishable), CSV. */
+const replayView: ListingView<ReplayProblem> = {
+  what: 'problems',
+  formats: ['table', 'json', 'jsonl', 'csv'],
+  tableHead: ['outcome', 'reference', 'problem'],
+  tableRows: (problem) => [[outcomeText[problem.kind], subject(problem), problem.problem]],
+  json: (problem) => problem,
+  csvHead: ['kind', 'reference', 'problem'],
+  csvRows: (problem) => [[problem.kind, subject(problem), problem.problem]],
+};
+
+const outcomeText = {
+  notFound: 'not found',
+  failed: 'not published',
+  unpublishable: 'unpublishable',
+};
+
+const subject = (problem: ReplayProblem) =>
+  problem.kind === 'unpublishable' ? `record ${problem.record}` : problem.reference;
 
 await runProgram(program, 'replay');

@@ -1,6 +1,11 @@
 import type { Writable } from 'node:stream';
 import { BoundedTable, moreLine } from './bounded-table.js';
-import { type MachineShape, type MachineWriter, machineWriter } from './machine-output.js';
+import {
+  type MachineOptions,
+  type MachineShape,
+  type MachineWriter,
+  machineWriter,
+} from './machine-output.js';
 import {
   closeOutputFile,
   type OutputFlags,
@@ -28,44 +33,76 @@ export interface ListingEnd {
   readonly footer?: (count: number) => string;
 }
 
+/** A listing being written: items one at a time, then the ending; `close` always. */
+export interface OpenListing<T> {
+  add(item: T): Promise<void>;
+  /** Ends every format (the table is printed now); returns how many items there were. */
+  finish(end?: ListingEnd): Promise<number>;
+  /** Closes the `--output` file, finished or not (call it in a `finally`). */
+  close(): Promise<void>;
+}
+
 /**
- * Writes a stream of items in the format asked for, as they are read: machine formats item by
- * item, the table bounded to its first rows with a count of the rest. Returns how many there
- * were. Progress shows on stderr when it takes a while.
+ * Opens the outputs `flags` ask for: machine formats are written item by item, waiting for the
+ * output to drain; the table keeps its first rows and counts the rest.
  */
-export async function writeListing<T>(
-  items: AsyncIterable<T> | Iterable<T>,
+export async function openListing<T>(
   view: ListingView<T>,
   flags: OutputFlags,
-  end: ListingEnd | ((count: number) => ListingEnd) = {},
+  options: Pick<MachineOptions, 'summaryLine'> = {},
   out: Writable = process.stdout,
-): Promise<number> {
+): Promise<OpenListing<T>> {
   const plan = outputPlan(flags, view.formats);
   const file = plan.file && (await openOutputFile(plan.file.path));
+  const machine = { ...options, csvRaw: flags.csvRaw ?? false };
   const writers: MachineWriter<T>[] = [];
-  if (plan.file && file) writers.push(machineWriter(plan.file.format, view, file, flags));
-  if (plan.terminal !== 'table') writers.push(machineWriter(plan.terminal, view, out, flags));
+  if (plan.file && file) writers.push(machineWriter(plan.file.format, view, file, machine));
+  if (plan.terminal !== 'table') writers.push(machineWriter(plan.terminal, view, out, machine));
   const table =
     plan.terminal === 'table'
       ? new BoundedTable(view.tableHead, view.tableRows, { alignRight: view.alignRight ?? [] })
       : undefined;
   let count = 0;
-  try {
-    for await (const item of withProgress(items, view.what)) {
+  let closed: Promise<void> | undefined;
+  return {
+    async add(item) {
       count += 1;
       table?.add(item);
       for (const writer of writers) await writer.write(item);
-    }
-    const ending = typeof end === 'function' ? end(count) : end;
-    for (const writer of writers) await writer.end({ count, ...ending.summary });
-    if (table) {
-      const written = plan.file ? `all ${count} written to ${plan.file.path}\n` : '';
-      const formats = view.formats.filter((name) => name !== 'table').join('|');
-      const more = written || moreLine(table.hidden, view.what, formats);
-      out.write(`${table.render()}${ending.footer?.(count) ?? ''}${more}`);
-    }
+    },
+    async finish(ending = {}) {
+      for (const writer of writers) await writer.end({ count, ...ending.summary });
+      if (table) {
+        const written = plan.file ? `all ${count} written to ${plan.file.path}\n` : '';
+        const formats = view.formats.filter((name) => name !== 'table').join('|');
+        const more = written || moreLine(table.hidden, view.what, formats);
+        out.write(`${table.render()}${ending.footer?.(count) ?? ''}${more}`);
+      }
+      return count;
+    },
+    close() {
+      closed ??= file ? closeOutputFile(file) : Promise.resolve();
+      return closed;
+    },
+  };
+}
+
+/**
+ * Writes a stream of items in the format asked for, as they are read (see openListing), with
+ * progress on stderr when it takes a while. Returns how many there were.
+ */
+export async function writeListing<T>(
+  items: AsyncIterable<T> | Iterable<T>,
+  view: ListingView<T>,
+  flags: OutputFlags,
+  end: ListingEnd = {},
+  out: Writable = process.stdout,
+): Promise<number> {
+  const listing = await openListing(view, flags, {}, out);
+  try {
+    for await (const item of withProgress(items, view.what)) await listing.add(item);
+    return await listing.finish(end);
   } finally {
-    if (file) await closeOutputFile(file);
+    await listing.close();
   }
-  return count;
 }

@@ -70,7 +70,26 @@ describe('npm run replay', () => {
     const result = await runScript('replay', ['no-such-reference', '--bus', 'payments'], env);
 
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('not found: no-such-reference');
+    expect(result.stdout).toMatch(/^not found\s+no-such-reference\s+no recorded transaction$/m);
+    expect(result.stdout).toContain('Published 0 Transaction Completed event(s) to payments.');
+  });
+
+  it('--format jsonl gives each problem a line and the counts last; json one document', async () => {
+    const args = ['no-such-reference', reference, '--bus', 'payments'];
+    const jsonl = await runScript('replay', [...args, '--format', 'jsonl'], env);
+    const json = await runScript('replay', [...args, '--format', 'json'], env);
+
+    const lines = jsonl.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const problem = { kind: 'notFound', reference: 'no-such-reference' };
+    expect(lines).toMatchObject([problem, { kind: 'summary', published: 1, notFound: 1 }]);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      items: [problem],
+      summary: { count: 1, published: 1, notFound: 1 },
+    });
+    expect([jsonl.code, json.code]).toEqual([1, 1]);
   });
 
   it('exits 3 when the bus cannot be reached, saying why beside the reference and in the advice', async () => {

@@ -13,8 +13,8 @@ import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
 import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { redriveQueue } from '../../scripts/ops/redrive-queue.js';
-import { replayTransactions } from '../../scripts/ops/republish.js';
+import { type MessageOutcome, redriveQueue } from '../../scripts/ops/redrive-queue.js';
+import { type ReplayProblem, replayTransactions } from '../../scripts/ops/republish.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import { type EntryRule, fakeEventBridge } from '../events/fake-eventbridge.js';
 import { recordOf } from '../events/stream-records.js';
@@ -151,12 +151,21 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
   });
 
   /** Drains the fake queue with the real stream and table, publishing through `publisher`. */
-  function redrive(queue: ReturnType<typeof fakeQueue>, publisher: EventBridgePublisher) {
+  async function redrive(queue: ReturnType<typeof fakeQueue>, publisher: EventBridgePublisher) {
     const dependencies = { streams, client: table.client, tableName: table.tableName };
-    return redriveQueue(
+    const outcomes: MessageOutcome[] = [];
+    const counts = await redriveQueue(
       { ...dependencies, sqs: queue.sqs, publisher, eventBusName: bus },
       { queueUrl: 'https://sqs.example/dlq' },
+      (outcome) => {
+        outcomes.push(outcome);
+      },
     );
+    expect(counts).toEqual({
+      messages: outcomes.length,
+      deleted: outcomes.filter((outcome) => outcome.deleted).length,
+    });
+    return outcomes;
   }
 
   /** Lambda's on-failure message for records [first, last] of the stream. */
@@ -180,6 +189,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
 
   it('replay by reference publishes the very entries the stream consumer published', async () => {
     const bridge = eventBridge();
+    const problems: ReplayProblem[] = [];
     const summary = await replayTransactions(
       {
         client: table.client,
@@ -188,6 +198,9 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
         eventBusName: bus,
       },
       { references: [references[2] as string, 'never-recorded', references[0] as string] },
+      (problem) => {
+        problems.push(problem);
+      },
     );
 
     const expected = [references[2], references[0]].map((reference) =>
@@ -196,12 +209,10 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
       ),
     );
     expect(bridge.entries()).toEqual(expected);
-    expect(summary).toEqual({
-      published: 2,
-      failed: [],
-      unpublishable: [],
-      notFound: ['never-recorded'],
-    });
+    expect(summary).toEqual({ published: 2, failed: 0, unpublishable: 0, notFound: 1 });
+    expect(problems).toEqual([
+      { kind: 'notFound', reference: 'never-recorded', problem: 'no recorded transaction' },
+    ]);
   });
 
   it('replay by window publishes what was received in it, and says what failed', async () => {
@@ -217,9 +228,16 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     expect(summary.published).toBe(2);
 
     const failing = eventBridge(() => 'InternalFailure');
-    const failed = await replayTransactions({ ...deps, publisher: failing.publisher }, { window });
-    expect(failed.published).toBe(0);
-    expect(failed.failed.map((f) => f.reference).sort()).toEqual(
+    const problems: ReplayProblem[] = [];
+    const failed = await replayTransactions(
+      { ...deps, publisher: failing.publisher },
+      { window },
+      (problem) => {
+        problems.push(problem);
+      },
+    );
+    expect(failed).toMatchObject({ published: 0, failed: 2 });
+    expect(problems.map((p) => (p.kind === 'failed' ? p.reference : p.kind)).sort()).toEqual(
       [references[1], references[2]].sort(),
     );
   });
