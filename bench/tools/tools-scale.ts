@@ -40,11 +40,33 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
   )
   .option('--seeded <n>', 'transactions recorded in the window (default: as many as --rows)')
   .option('--skip-listing', 'only reconcile', false)
+  .option(
+    '--in-memory',
+    "no engine: reconcile's matching and output with the window generated in process",
+    false,
+  )
   .option('--repeat <n>', 'reconcile runs per format, alternating table and json (medians)', '1')
   .option('--json <file>', 'also write the figures as JSON')
   .action(async (options) => {
     const sizes = options.rows.split(',').map((size) => Number(size.replace(/_/g, '')));
     const load = loadavg()[0]?.toFixed(1);
+    if (options.inMemory) {
+      const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
+      const rows: Row[] = [];
+      try {
+        for (const size of sizes)
+          rows.push(...(await measureInMemory(size, dir, Number(options.repeat))));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, no engine`;
+      process.stdout.write(
+        `${markdown(rows)}\n${machine}; load average ${load} before, ${loadavg()[0]?.toFixed(1)} after.\n`,
+      );
+      if (options.json)
+        await writeFile(options.json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+      return;
+    }
     const engine =
       options.engine === 'dynalite' ? await startDynalite() : await startDynamoDbLocal({ log });
     const client = localDynamoDbClient(engine.endpoint);
@@ -146,6 +168,41 @@ async function measureSize(
     await query('query summary', 'table', ['summary', ...day]);
   }
   return rows;
+}
+
+/**
+ * The window and the report both `size` rows (1% other amounts, 1% more never recorded), held
+ * and matched in one process without an engine: the command's own memory and time.
+ */
+async function measureInMemory(size: number, dir: string, repeat: number): Promise<Row[]> {
+  const report = await writeReport(join(dir, `agree-${size}.csv`), size, size / 100);
+  // Unmeasured: the first run of a file pays tsx's compile, cached for the runs after it.
+  const warm = await writeReport(join(dir, 'warm-up.csv'), 10, 1);
+  await timedCommand(
+    'bench/tools/reconcile-in-memory.ts',
+    [warm, '10', 'table'],
+    cleanEnvironment({}),
+  );
+  const runs: Record<string, CommandFigures[]> = { table: [], json: [] };
+  for (let i = 0; i < repeat; i++) {
+    for (const format of i % 2 === 0 ? ['table', 'json'] : ['json', 'table']) {
+      log(`${size} in memory ${format}…`);
+      const figures = await timedCommand(
+        'bench/tools/reconcile-in-memory.ts',
+        [report, String(size), format],
+        cleanEnvironment({}),
+      );
+      log(`${size} in memory ${format}: ${figures.seconds} s, ${figures.peakRssMb} MB`);
+      runs[format]?.push(figures);
+    }
+  }
+  const what = `reconcile matching, mostly agree (${size.toLocaleString('en')} in the window, no engine)`;
+  return ['table', 'json'].map((format) => ({
+    rows: size,
+    case: what,
+    format,
+    ...median(runs[format] ?? []),
+  }));
 }
 
 /** The run of median wall time (peak RSS: the largest of the runs). */
