@@ -66,9 +66,12 @@ const program = withTableOptions(
         writers.push(machineWriter(plan.terminal, findingShape, process.stdout, machine));
       }
       const tables = plan.terminal === 'table' ? new FindingsTables() : undefined;
+      const table = tableSources(target, window);
+      // The window is read whole first, then the report: each shows its own count.
       const sources = {
+        ...table,
+        recorded: withProgress(table.recorded, 'recorded in the window'),
         report: withProgress(readReport(input, format), 'report rows'),
-        ...tableSources(target, window),
       };
       const summary = await reconcile(sources, async (finding) => {
         tables?.add(finding);
