@@ -61,6 +61,11 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
     const result = await runScript('query', [...args, '--format', 'json'], env);
     return { ...result, json: result.stdout.trim() ? parseExact<T>(result.stdout) : undefined };
   };
+  /** `list --format json` is one document: its transactions are `items`. */
+  const list = async (...args: string[]) => {
+    const result = await query<{ items: Attributes[] }>('list', ...args);
+    return { ...result, json: result.json?.items };
+  };
 
   beforeAll(async () => {
     env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
@@ -112,7 +117,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
   it('query list --since returns every recorded transaction once, newest first, numbers exact', async () => {
     const today = new Date().toISOString().slice(0, 10);
 
-    const { code, json } = await query<Attributes[]>('list', '--since', today, '--limit', '1000');
+    const { code, json } = await list('--since', today, '--limit', '1000');
 
     expect(code).toBe(0);
     const references = (json ?? []).map((item) => item.reference);
@@ -132,13 +137,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
       (d) => d.transaction.username === username && d.transaction.type === 'Deposit',
     );
 
-    const { code, json } = await query<Attributes[]>(
-      'list',
-      '--username',
-      username,
-      '--type',
-      'deposit',
-    );
+    const { code, json } = await list('--username', username, '--type', 'deposit');
 
     expect(code).toBe(0);
     expect(json?.map((item) => item.reference).sort()).toEqual(
@@ -217,7 +216,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
       failed: 0,
     });
     const today = new Date().toISOString().slice(0, 10);
-    const listed = await query<Attributes[]>('list', '--since', today, '--limit', '1000');
+    const listed = await list('--since', today, '--limit', '1000');
     // The curl line's callback plus the simulated ones, each once.
     expect(listed.json).toHaveLength(originals.length + 1);
   });

@@ -41,7 +41,9 @@ describe('refusals in local mode (query refused, resubmit)', () => {
 
     const listed = await runScript('query', ['refused', '--format', 'json'], env);
     expect(listed.code, listed.stderr).toBe(0);
-    const [kept] = JSON.parse(listed.stdout) as { digest: string; body: string; problem: string }[];
+    const [kept] = (
+      JSON.parse(listed.stdout) as { items: { digest: string; body: string; problem: string }[] }
+    ).items;
     expect(kept).toMatchObject({ body, problem: 'hash-missing', status: 403 });
     const table = await runScript(
       'query',
