@@ -8,6 +8,8 @@ import { node24, repositoryRoot } from '../support/node24.js';
 export interface CommandFigures {
   /** Wall time of the whole process, seconds. */
   readonly seconds: number;
+  /** User + system CPU time, seconds: steadier than wall time on a shared machine. */
+  readonly cpuSeconds: number;
   /** Peak resident set of the process, MB (GNU time's %M). */
   readonly peakRssMb: number;
   readonly exitCode: number;
@@ -31,7 +33,7 @@ export async function timedCommand(
     const out = createWriteStream(stdoutFile);
     const child = spawn(
       '/usr/bin/time',
-      ['-o', timeFile, '-f', '%e %M', node24(), '--import', 'tsx', script, ...args],
+      ['-o', timeFile, '-f', '%e %M %U %S', node24(), '--import', 'tsx', script, ...args],
       { cwd: repositoryRoot, env, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     child.stdout.pipe(out);
@@ -40,10 +42,11 @@ export async function timedCommand(
       child.on('close', (code) => done(code ?? -1));
     });
     await new Promise((done) => out.close(done));
-    const [seconds = 'NaN', kb = 'NaN'] =
+    const [seconds = 'NaN', kb = 'NaN', user = 'NaN', system = 'NaN'] =
       (await readFile(timeFile, 'utf8')).trim().split('\n').at(-1)?.split(' ') ?? [];
     return {
       seconds: Number(seconds),
+      cpuSeconds: Number(user) + Number(system),
       peakRssMb: Math.round(Number(kb) / 1024),
       exitCode,
       stdoutBytes: (await stat(stdoutFile)).size,

@@ -219,17 +219,17 @@ async function writeReport(path: string, recorded: number, missing: number): Pro
 
 function markdown(rows: readonly Row[]): string {
   const lines = [
-    '| rows | command | format | wall (s) | peak RSS (MB) | exit | output (MB) | table / json time |',
-    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| rows | command | format | wall (s) | CPU (s) | peak RSS (MB) | exit | output (MB) | table / json wall | table / json CPU |',
+    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const row of rows) {
     const json = rows.find(
       (other) => other.rows === row.rows && other.case === row.case && other.format === 'json',
     );
-    const ratio =
-      row.format === 'table' && json ? `${(row.seconds / json.seconds).toFixed(2)}×` : '';
+    const ratio = (figure: 'seconds' | 'cpuSeconds') =>
+      row.format === 'table' && json ? `${(row[figure] / json[figure]).toFixed(2)}×` : '';
     lines.push(
-      `| ${row.rows.toLocaleString('en')} | ${row.case} | ${row.format} | ${row.seconds.toFixed(1)} | ${row.peakRssMb} | ${row.exitCode} | ${(row.stdoutBytes / 2 ** 20).toFixed(1)} | ${ratio} |`,
+      `| ${row.rows.toLocaleString('en')} | ${row.case} | ${row.format} | ${row.seconds.toFixed(1)} | ${row.cpuSeconds.toFixed(1)} | ${row.peakRssMb} | ${row.exitCode} | ${(row.stdoutBytes / 2 ** 20).toFixed(1)} | ${ratio('seconds')} | ${ratio('cpuSeconds')} |`,
     );
   }
   return lines.join('\n');
