@@ -129,7 +129,7 @@ async function measureSize(
     log(`${size} ${what} ${format}…`);
     const figures = await timedCommand(script, args, env);
     log(
-      `${size} ${what} ${format}: ${figures.seconds} s, ${figures.peakRssMb} MB, exit ${figures.exitCode}`,
+      `${size} ${what} ${format}: ${figures.seconds} s (CPU ${figures.cpuSeconds.toFixed(1)} s), ${figures.peakRssMb} MB, exit ${figures.exitCode}`,
     );
     return figures;
   };
@@ -192,7 +192,9 @@ async function measureInMemory(size: number, dir: string, repeat: number): Promi
         [report, String(size), format],
         cleanEnvironment({}),
       );
-      log(`${size} in memory ${format}: ${figures.seconds} s, ${figures.peakRssMb} MB`);
+      log(
+        `${size} in memory ${format}: ${figures.seconds} s (CPU ${figures.cpuSeconds.toFixed(1)} s), ${figures.peakRssMb} MB`,
+      );
       runs[format]?.push(figures);
     }
   }
