@@ -31,7 +31,9 @@ interface Row extends CommandFigures {
   readonly format: string;
 }
 
-const program = commandProgram('bench:tools', 'Times the operator tools at scale (local engine).')
+const program = commandProgram('bench:tools', 'Times the operator tools at scale (local engine).', {
+  ok: 'measured (figures are printed, never judged)',
+})
   .option('--rows <list>', 'sizes: transactions seeded and report rows', '100000')
   .addOption(
     new Option('--engine <engine>', 'the local engine')
