@@ -81,7 +81,7 @@ describe('refusals in local mode (query refused, resubmit)', () => {
     });
     expect(refused.status).toBe(422);
     const listed = await runScript('query', ['refused', '--format', 'json'], own);
-    const [kept] = JSON.parse(listed.stdout) as { digest: string }[];
+    const [kept] = (JSON.parse(listed.stdout) as { items: { digest: string }[] }).items;
 
     const verified = await runScript('verify', ['--refusal', kept?.digest ?? ''], own);
 

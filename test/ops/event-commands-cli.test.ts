@@ -101,8 +101,11 @@ describe('npm run replay', () => {
     });
 
     expect(result.code).toBe(3);
-    expect(result.stdout).toContain(`not published: ${reference} (`);
-    const [cause] = /\(([^()]*ECONNREFUSED[^()]*)\)/.exec(result.stdout)?.slice(1) ?? [];
+    const row = new RegExp(
+      `^not published\\s+${reference}\\s+(\\w+: connect ECONNREFUSED\\S*)$`,
+      'm',
+    );
+    const [cause] = row.exec(result.stdout)?.slice(1) ?? [];
     expect(cause).toMatch(/^\w+: connect ECONNREFUSED/);
     expect(result.stdout).toContain(`Run it again once the cause (${cause}) is fixed`);
   });

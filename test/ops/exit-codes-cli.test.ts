@@ -92,6 +92,7 @@ describe('--help', () => {
     'dynamodb-local:fetch',
     'bench',
     'bench:load',
+    'bench:tools',
     'test:hardening',
   ];
 
