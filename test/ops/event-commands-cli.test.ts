@@ -102,7 +102,7 @@ describe('npm run replay', () => {
 
     expect(result.code).toBe(3);
     const row = new RegExp(
-      `^not published\\s+${reference}\\s+(\\w+: connect ECONNREFUSED\\S*)$`,
+      `^not published\\s+${reference}\\s+(\\w+: connect ECONNREFUSED.*)$`,
       'm',
     );
     const [cause] = row.exec(result.stdout)?.slice(1) ?? [];
