@@ -165,7 +165,7 @@ describe('local mode in memory: a private run folder the tools find through the 
     expect(simulated.code, simulated.stderr).toBe(0);
     expect(JSON.parse(simulated.stdout)).toMatchObject({ recorded: 3 });
     expect(listed.code, listed.stderr).toBe(0);
-    expect(JSON.parse(listed.stdout)).toHaveLength(3);
+    expect(JSON.parse(listed.stdout).items).toHaveLength(3);
     expect(elsewhere.code, elsewhere.stderr).toBe(3); // a failure: no answer was read
     expect(elsewhere.stderr).toMatch(/refused this tool's credentials.*same DATA_DIR/s);
   });
