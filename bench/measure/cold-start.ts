@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
@@ -15,7 +16,7 @@ import { cleanEnvironment, node24, repositoryRoot } from '../support/node24.js';
  * `module` builds first, nothing external, a `require` for CommonJS dependencies), with its
  * bytes per package (or repository folder), largest first.
  */
-async function bundle(entry: string, outDir: string) {
+export async function bundle(entry: string, outDir: string) {
   const file = join(outDir, entry.replace(/\//g, '-').replace(/\.ts$/, '.mjs'));
   const { metafile } = await build({
     entryPoints: [join(repositoryRoot, entry)],
@@ -50,7 +51,12 @@ type ColdStartResult = Awaited<ReturnType<typeof measureColdStart>>[number];
  * turn so machine noise falls on all three alike: load the bundle, answer one new callback
  * against DynamoDB Local. One unmeasured round first, so every bundle comes from a warm cache.
  */
-export async function measureColdStart(engine: Engine, processes: number, workDir: string) {
+export async function measureColdStart(
+  engine: Engine,
+  processes: number,
+  workDir: string,
+  options: ColdStartOptions = {},
+) {
   const probe = await bundle('bench/measure/cold-start-probe.ts', workDir);
   const tables = await createBenchTables(engine.endpoint);
   const common = { ...localAwsEnvironment, AWS_ENDPOINT_URL_DYNAMODB: engine.endpoint };
@@ -70,14 +76,26 @@ export async function measureColdStart(engine: Engine, processes: number, workDi
     // The floor writes into our table: same engine work per item.
     ['floor', 'bench/floor/handler.ts', { TABLE_NAME: tables.ours }],
   ] as const;
-  const bundles = await Promise.all(
-    subjects.map(async ([name, entry, env]) => ({
-      name,
+  const chosen = subjects.filter(([name]) => options.subjects?.includes(name) ?? true);
+  const built = await Promise.all(
+    chosen.map(async ([name, entry, env]) => ({
+      name: name as string,
       ...(await bundle(entry, workDir)),
       env: { ...common, ...env },
-      runs: [] as ProbeRun[],
     })),
   );
+  // A bundle built elsewhere (another commit's receiver) runs with ours' environment.
+  const oursEnvironment = { ...common, ...subjects[0][2] };
+  const extra = await Promise.all(
+    (options.extraBundles ?? []).map(async ({ name, file }) => ({
+      name,
+      file,
+      bytes: (await stat(file)).size,
+      composition: [] as [string, number][],
+      env: oursEnvironment,
+    })),
+  );
+  const bundles = [...built, ...extra].map((subject) => ({ ...subject, runs: [] as ProbeRun[] }));
   for (let round = -1; round < processes; round++) {
     for (const subject of bundles) {
       const run = await runProbe(probe.file, subject.file, subject.env);
@@ -86,15 +104,30 @@ export async function measureColdStart(engine: Engine, processes: number, workDi
       if (round >= 0) subject.runs.push(run);
     }
   }
+  const floorRuns = bundles.find((subject) => subject.name === 'floor')?.runs;
   return bundles.map(({ name, bytes, composition, runs }) => ({
     name,
     bytes,
     composition,
+    /**
+     * The median of each round's ratio to the floor process run just before or after it: the
+     * machine's load at that moment falls on both sides of the ratio.
+     */
+    pairedRatioToFloor: floorRuns
+      ? median(runs.map((run, index) => run.answered / (floorRuns[index]?.answered ?? Number.NaN)))
+      : Number.NaN,
     /** Medians: start to first answer (what a cold invocation waits), and its two parts. */
     firstAnswerMs: median(runs.map((run) => run.answered)),
     loadMs: median(runs.map((run) => run.loaded - run.started)),
     firstCallbackMs: median(runs.map((run) => run.answered - run.loaded)),
   }));
+}
+
+export interface ColdStartOptions {
+  /** Which of ours, baseline and floor to run. @default all three */
+  readonly subjects?: readonly ('ours' | 'baseline' | 'floor')[];
+  /** Bundles built elsewhere, run in the same rounds with ours' environment. */
+  readonly extraBundles?: readonly { readonly name: string; readonly file: string }[];
 }
 
 /** One fresh process, in ms since it started: probe running, bundle loaded, callback answered. */

@@ -3,10 +3,8 @@ import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/pe
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { staticKeys } from '../../lambda/auth/accepted-keys.js';
-import { receiveCallback } from '../../lambda/callback/receive-callback.js';
-import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
+import { loadConfig } from '../../lambda/config/config.js';
+import { createReceiver } from '../../lambda/create-receiver.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
@@ -33,15 +31,12 @@ export type Subjects = Record<SubjectName, Invoke>;
 
 const context = () => lambdaContext('bench', 10_000);
 
-/** Ours wired as lambda/receiver.ts wires it, around the given stores. */
+/**
+ * Ours as lambda/receiver.ts builds it, around the given stores, with EMF metrics on as deployed.
+ */
 function ours(store: TransactionStore, refusals: RefusalStore): Invoke {
-  const handler = callbackHttpHandler({
-    keys: staticKeys([benchKey]),
-    receive: receiveCallback({ store, hashMode: 'if-present' }),
-    refusals,
-    logger: createLogger(),
-    metrics: createMetrics(),
-  });
+  const config = loadConfig({ TABLE_NAME: 'given-store', CALLBACK_API_KEYS: benchKey });
+  const { handler } = createReceiver(config, { store, refusals });
   return (event) => handler(event, context());
 }
 

@@ -1,11 +1,21 @@
-// zod/mini, as in transaction-schema.ts: read at every cold start, so its load time counts.
-import * as z from 'zod/mini';
+import {
+  defaultMetricsNamespace,
+  serviceName,
+  telemetryEnvironment,
+} from '../observability/metric-names.js';
 import { defaultRefusalRetentionDays, refusalsTableName } from '../refusals/refusals-table.js';
+import { type EnvironmentReader, readEnvironment } from './environment-reader.js';
+
+export { ConfigError } from './environment-reader.js';
 
 /**
  * The configuration of both functions, each read once from the environment at cold start by
- * {@link loadConfig}. A missing or malformed variable stops the function before it answers
- * anything, with a message that names the variable (never its value: some of them are secrets).
+ * {@link loadConfig} and {@link loadStreamConsumerConfig}. A missing or malformed variable stops
+ * the function before it answers anything, with a message that names the variable (never its
+ * value: some of them are secrets).
+ *
+ * Checked by a few plain functions rather than a zod schema: the check runs once per cold start,
+ * and building a schema for it cost about 3 ms of every cold start (see docs/performance.md).
  */
 export const hashModes = ['required', 'if-present', 'off'] as const;
 export type HashMode = (typeof hashModes)[number];
@@ -21,71 +31,53 @@ export const limitDefaults = {
   eventBridge: { timeoutMs: 3000, maxAttempts: 3 },
 } as const;
 
-const positiveInt = (fallback: number) =>
-  z.pipe(
-    z.optional(z.string().check(z.regex(/^[1-9]\d*$/, 'must be a positive integer'))),
-    z.transform((value: string | undefined) => (value === undefined ? fallback : Number(value))),
-  );
+/** Where the API keys come from: the environment itself, or a Secrets Manager secret. */
+export type ApiKeySource =
+  | { readonly source: 'environment'; readonly keys: readonly string[] }
+  | { readonly source: 'secret'; readonly secretId: string };
 
-/**
- * What both functions keep back from Lambda's remaining time: the answer (or the batch's
- * failures), the log line and the metrics are written inside it. Every dependency call is
- * cut off before it.
- */
-const timeBudgetMarginMs = positiveInt(limitDefaults.timeBudgetMarginMs);
+/** Per-attempt timeout and attempts of one dependency; the time budget may allow fewer. */
+export interface AttemptLimits {
+  readonly timeoutMs: number;
+  readonly maxAttempts: number;
+}
 
-const environmentSchema = z
-  .object({
-    TABLE_NAME: z.string().check(z.minLength(1, 'must name the DynamoDB table')),
-    /** Where refused deliveries are kept; default `<TABLE_NAME>-refusals`, as local mode names it. */
-    REFUSALS_TABLE_NAME: z.optional(z.string().check(z.minLength(1, 'must name a table'))),
-    /** Days a kept refusal lives after its last delivery, before DynamoDB's TTL deletes it. */
-    REFUSAL_RETENTION_DAYS: positiveInt(defaultRefusalRetentionDays),
-    CALLBACK_API_KEYS: z.optional(z.string()),
-    CALLBACK_API_KEY_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
-    HASH_MODE: z._default(z.enum(hashModes), 'if-present'),
-    TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
-    /** Per-attempt DynamoDB timeout and attempts; the time budget may allow fewer. */
-    DYNAMODB_TIMEOUT_MS: positiveInt(limitDefaults.dynamodb.timeoutMs),
-    DYNAMODB_MAX_ATTEMPTS: positiveInt(limitDefaults.dynamodb.maxAttempts),
-    /** Per-attempt Secrets Manager timeout and attempts of one key fetch. */
-    SECRETS_MANAGER_TIMEOUT_MS: positiveInt(limitDefaults.secretsManager.timeoutMs),
-    SECRETS_MANAGER_MAX_ATTEMPTS: positiveInt(limitDefaults.secretsManager.maxAttempts),
-  })
-  .check(
-    z.refine(
-      (env) => (env.CALLBACK_API_KEYS ?? '').trim() !== '' || env.CALLBACK_API_KEY_SECRET_ID,
-      {
-        message: 'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
-        path: ['CALLBACK_API_KEYS'],
-      },
-    ),
-  );
+/** Powertools `service` and the metrics namespace; a deployed stack sets its own. */
+export interface TelemetryConfig {
+  readonly serviceName: string;
+  readonly metricsNamespace: string;
+  /**
+   * Whether EMF metrics are written, with Powertools' own switches: `POWERTOOLS_METRICS_DISABLED`
+   * (`true` or `false`) wins, else `POWERTOOLS_DEV=true` turns them off.
+   */
+  readonly metrics: boolean;
+}
 
 /** The receiver's configuration (`lambda/receiver.ts`). */
-export const configSchema = z.pipe(
-  environmentSchema,
-  z.transform((env: z.output<typeof environmentSchema>) => ({
-    tableName: env.TABLE_NAME,
-    refusals: {
-      tableName: env.REFUSALS_TABLE_NAME ?? refusalsTableName(env.TABLE_NAME),
-      retentionDays: env.REFUSAL_RETENTION_DAYS,
-    },
-    apiKeys: env.CALLBACK_API_KEYS?.trim()
-      ? ({ source: 'environment', keys: splitKeys(env.CALLBACK_API_KEYS) } as const)
-      : ({ source: 'secret', secretId: env.CALLBACK_API_KEY_SECRET_ID as string } as const),
-    hashMode: env.HASH_MODE,
-    timeBudgetMarginMs: env.TIME_BUDGET_MARGIN_MS,
-    dynamodb: { timeoutMs: env.DYNAMODB_TIMEOUT_MS, maxAttempts: env.DYNAMODB_MAX_ATTEMPTS },
-    secretsManager: {
-      timeoutMs: env.SECRETS_MANAGER_TIMEOUT_MS,
-      maxAttempts: env.SECRETS_MANAGER_MAX_ATTEMPTS,
-    },
-  })),
-);
+export interface Config {
+  readonly tableName: string;
+  /** Where refused deliveries are kept, and for how many days after their last delivery. */
+  readonly refusals: { readonly tableName: string; readonly retentionDays: number };
+  readonly apiKeys: ApiKeySource;
+  readonly hashMode: HashMode;
+  /**
+   * What the function keeps back from Lambda's remaining time: the answer, the log line and the
+   * metrics are written inside it. Every dependency call is cut off before it.
+   */
+  readonly timeBudgetMarginMs: number;
+  readonly dynamodb: AttemptLimits;
+  readonly secretsManager: AttemptLimits;
+  readonly telemetry: TelemetryConfig;
+}
 
-export type Config = z.output<typeof configSchema>;
-export type ApiKeySource = Config['apiKeys'];
+/** The stream consumer's configuration (`lambda/stream-consumer.ts`). */
+export interface StreamConsumerConfig {
+  /** The EventBridge bus, by name or ARN. */
+  readonly eventBusName: string;
+  readonly timeBudgetMarginMs: number;
+  readonly eventBridge: AttemptLimits;
+  readonly telemetry: TelemetryConfig;
+}
 
 /** Keys are separated by commas; surrounding whitespace and empty entries are dropped. */
 export function splitKeys(list: string): string[] {
@@ -95,55 +87,78 @@ export function splitKeys(list: string): string[] {
     .filter((key) => key !== '');
 }
 
-/** The stream consumer's configuration (`lambda/stream-consumer.ts`). */
-const streamConsumerEnvironmentSchema = z.object({
-  EVENT_BUS_NAME: z.string().check(z.minLength(1, 'must name the EventBridge bus (name or ARN)')),
-  TIME_BUDGET_MARGIN_MS: timeBudgetMarginMs,
-  /** Per-attempt PutEvents timeout and attempts; the time budget may allow fewer. */
-  EVENTBRIDGE_TIMEOUT_MS: positiveInt(limitDefaults.eventBridge.timeoutMs),
-  EVENTBRIDGE_MAX_ATTEMPTS: positiveInt(limitDefaults.eventBridge.maxAttempts),
-});
-
-export const streamConsumerConfigSchema = z.pipe(
-  streamConsumerEnvironmentSchema,
-  z.transform((env: z.output<typeof streamConsumerEnvironmentSchema>) => ({
-    eventBusName: env.EVENT_BUS_NAME,
-    timeBudgetMarginMs: env.TIME_BUDGET_MARGIN_MS,
-    eventBridge: {
-      timeoutMs: env.EVENTBRIDGE_TIMEOUT_MS,
-      maxAttempts: env.EVENTBRIDGE_MAX_ATTEMPTS,
-    },
-  })),
-);
-
-export type StreamConsumerConfig = z.output<typeof streamConsumerConfigSchema>;
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-  }
+/** The receiver's configuration, or a {@link ConfigError} naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return readEnvironment(env, (read) => {
+    const tableName = read.text('TABLE_NAME', 'must name the DynamoDB table');
+    const keyList = env.CALLBACK_API_KEYS?.trim() ?? '';
+    const secretId = read.optionalText('CALLBACK_API_KEY_SECRET_ID', 'must not be empty');
+    if (keyList === '' && secretId === undefined) {
+      read.problem(
+        'CALLBACK_API_KEYS',
+        'set CALLBACK_API_KEYS (comma-separated) or CALLBACK_API_KEY_SECRET_ID',
+      );
+    }
+    return {
+      tableName,
+      refusals: {
+        tableName:
+          read.optionalText('REFUSALS_TABLE_NAME', 'must name a table') ??
+          refusalsTableName(tableName),
+        retentionDays: read.positiveInt('REFUSAL_RETENTION_DAYS', defaultRefusalRetentionDays),
+      },
+      apiKeys:
+        keyList === ''
+          ? { source: 'secret', secretId: secretId as string }
+          : { source: 'environment', keys: splitKeys(keyList) },
+      hashMode: read.oneOf('HASH_MODE', hashModes, 'if-present'),
+      timeBudgetMarginMs: timeBudgetMargin(read),
+      dynamodb: attemptLimits(read, 'DYNAMODB', limitDefaults.dynamodb),
+      secretsManager: attemptLimits(read, 'SECRETS_MANAGER', limitDefaults.secretsManager),
+      telemetry: telemetry(env),
+    };
+  });
 }
 
-/**
- * Parses the environment with `schema` (the receiver's unless told) or throws a
- * {@link ConfigError} naming every bad variable.
- */
-export function loadConfig(env?: NodeJS.ProcessEnv): Config;
-export function loadConfig<Schema extends z.ZodMiniType>(
-  env: NodeJS.ProcessEnv,
-  schema: Schema,
-): z.output<Schema>;
-export function loadConfig(
+/** The stream consumer's configuration, or a {@link ConfigError} naming every bad variable. */
+export function loadStreamConsumerConfig(
   env: NodeJS.ProcessEnv = process.env,
-  schema: z.ZodMiniType = configSchema,
-): unknown {
-  const result = schema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map(
-      (issue) => `${issue.path.join('.')}: ${issue.message}`,
-    );
-    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
-  }
-  return result.data;
+): StreamConsumerConfig {
+  return readEnvironment(env, (read) => ({
+    eventBusName: read.text('EVENT_BUS_NAME', 'must name the EventBridge bus (name or ARN)'),
+    timeBudgetMarginMs: timeBudgetMargin(read),
+    eventBridge: attemptLimits(read, 'EVENTBRIDGE', limitDefaults.eventBridge),
+    telemetry: telemetry(env),
+  }));
+}
+
+function timeBudgetMargin(read: EnvironmentReader): number {
+  return read.positiveInt('TIME_BUDGET_MARGIN_MS', limitDefaults.timeBudgetMarginMs);
+}
+
+function attemptLimits(read: EnvironmentReader, prefix: string, defaults: AttemptLimits) {
+  return {
+    timeoutMs: read.positiveInt(`${prefix}_TIMEOUT_MS`, defaults.timeoutMs),
+    maxAttempts: read.positiveInt(`${prefix}_MAX_ATTEMPTS`, defaults.maxAttempts),
+  };
+}
+
+/** Unset or empty names fall back to the product's own, as local mode and the tests use. */
+function telemetry(env: NodeJS.ProcessEnv): TelemetryConfig {
+  return {
+    serviceName: env[telemetryEnvironment.serviceName] || serviceName,
+    metricsNamespace: env[telemetryEnvironment.metricsNamespace] || defaultMetricsNamespace,
+    metrics: metricsEnabled(env),
+  };
+}
+
+function metricsEnabled(env: NodeJS.ProcessEnv): boolean {
+  const flag = (value: string | undefined) => {
+    const normalized = value?.trim().toLowerCase();
+    if (normalized === 'true' || normalized === '1') return true;
+    if (normalized === 'false' || normalized === '0') return false;
+    return undefined;
+  };
+  const disabled = flag(env.POWERTOOLS_METRICS_DISABLED);
+  return disabled === undefined ? flag(env.POWERTOOLS_DEV) !== true : !disabled;
 }

@@ -1,4 +1,4 @@
-import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { EventBridgeClient, type EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import { oneAttemptPerCall } from '../budget/attempts.js';
 import { limitDefaults } from '../config/config.js';
 
@@ -8,7 +8,11 @@ import { limitDefaults } from '../config/config.js';
  * (redelivered by the stream) instead of timing the whole invocation out.
  */
 export function createEventBridgeClient(
-  options: { timeoutMs: number } = limitDefaults.eventBridge,
+  options: { timeoutMs: number } & Pick<
+    EventBridgeClientConfig,
+    'endpoint' | 'region' | 'credentials'
+  > = limitDefaults.eventBridge,
 ): EventBridgeClient {
-  return new EventBridgeClient(oneAttemptPerCall(options.timeoutMs));
+  const { timeoutMs, ...connection } = options;
+  return new EventBridgeClient({ ...connection, ...oneAttemptPerCall(timeoutMs) });
 }

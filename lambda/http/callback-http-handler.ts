@@ -1,14 +1,12 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { KeyProvider } from '../auth/accepted-keys.js';
 import type { TimeBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
-import { limitDefaults } from '../config/config.js';
+import { limitDefaults, type TelemetryConfig } from '../config/config.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
@@ -24,7 +22,8 @@ export interface CallbackHttpDependencies {
   /** Where refusals of authenticated deliveries are kept before they are answered. */
   readonly refusals: RefusalStore;
   readonly logger: Logger;
-  readonly metrics: Metrics;
+  /** The service and metrics namespace, and whether the log lines carry EMF counts. */
+  readonly telemetry: TelemetryConfig;
   readonly now?: () => Date;
   /** Kept back from Lambda's remaining time for the answer itself. @default `limitDefaults.timeBudgetMarginMs` */
   readonly timeBudgetMarginMs?: number;
@@ -35,13 +34,13 @@ export const outcomeHeader = 'x-callback-outcome';
 
 /**
  * The API Gateway (REST, payload 1.0) adapter around the use case. Middlewares in the order they
- * run: log context and metrics, the outcome log (observes), problem responses (the one error
+ * run: log context, the outcome log with its metrics (observes), problem responses (the one error
  * mapping), the time budget, refusal keeping (its `onError` runs before the mapping),
  * authentication; then the handler reads the body, hands the delivery
  * to the use case and answers 204.
  */
 export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
-  const { keys, receive, refusals, logger, metrics } = dependencies;
+  const { keys, receive, refusals, logger, telemetry } = dependencies;
   const now = dependencies.now ?? (() => new Date());
   const marginMs = dependencies.timeBudgetMarginMs ?? limitDefaults.timeBudgetMarginMs;
 
@@ -54,8 +53,7 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
     },
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics, { captureColdStartMetric: true }))
-    .use(outcomeLog(logger, metrics))
+    .use(outcomeLog(logger, telemetry))
     .use(httpErrorHandler())
     .use(startBudget(marginMs))
     .use(keepRefusals(refusals, now))

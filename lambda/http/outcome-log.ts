@@ -1,53 +1,99 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CallbackError, ItemRejectedError } from '../callback/errors.js';
+import type { TelemetryConfig } from '../config/config.js';
+import { coldStartMetric, emfMembers } from '../observability/telemetry.js';
 import type { CallbackContext } from './callback-context.js';
 
+/** Powertools' level thresholds, to know whether a line at that level is printed. */
+const levelThreshold = { info: 12, warn: 16, error: 20 } as const;
+type Level = keyof typeof levelThreshold;
+
 /**
- * One log line and one metric per callback, whatever the outcome. It only observes: the
+ * One log line per callback, whatever the outcome, carrying the outcome's count as an EMF
+ * metric (and, for the handler's first invocation, the cold start's). It only observes: the
  * response is built elsewhere. Logs carry the request id, reference and outcome: never the key,
  * the body or names.
  */
 export function outcomeLog(
   logger: Logger,
-  metrics: Metrics,
+  telemetry: TelemetryConfig,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext> {
+  let coldStart = true;
+  /** Writes the line, with the counts inside it when metrics are on. */
+  function write(
+    request: { context: { functionName?: string } },
+    level: Level,
+    message: string,
+    fields: object,
+    outcome?: string,
+  ) {
+    const counts = outcome === undefined ? [] : [outcome];
+    if (coldStart) counts.push(coldStartMetric);
+    coldStart = false;
+    const metrics =
+      telemetry.metrics && counts.length > 0
+        ? emfMembers(telemetry.metricsNamespace, counts)
+        : undefined;
+    if (logger.level <= levelThreshold[level]) {
+      logger[level](message, { ...fields, ...metrics });
+    } else if (metrics) {
+      // A log level above this line's would drop the counts with it: they are written alone.
+      const dimensions = {
+        service: telemetry.serviceName,
+        function_name: request.context.functionName,
+      };
+      process.stdout.write(`${JSON.stringify({ ...dimensions, ...metrics })}\n`);
+    }
+  }
+
   return {
     after: function logAcceptedCallback(request) {
       const receipt = request.context.receipt;
       if (!receipt) return;
-      metrics.addMetric(receipt.outcome, MetricUnit.Count, 1);
-      logger.info('callback accepted', {
-        requestId: request.event.requestContext?.requestId,
-        reference: receipt.reference,
-        outcome: receipt.outcome,
-        hashResult: receipt.hashResult,
-        status: request.response?.statusCode,
-        // Names only: a redelivery that differs outside the interface is still a duplicate.
-        ...(receipt.differingMembers ? { differingMembers: receipt.differingMembers } : {}),
-      });
+      write(
+        request,
+        'info',
+        'callback accepted',
+        {
+          requestId: request.event.requestContext?.requestId,
+          reference: receipt.reference,
+          outcome: receipt.outcome,
+          hashResult: receipt.hashResult,
+          status: request.response?.statusCode,
+          // Names only: a redelivery that differs outside the interface is still a duplicate.
+          ...(receipt.differingMembers ? { differingMembers: receipt.differingMembers } : {}),
+        },
+        receipt.outcome,
+      );
     },
     onError: function logRefusedCallback(request) {
       const error = request.error;
       const status = request.response?.statusCode;
       const requestId = request.event.requestContext?.requestId;
       if (!(error instanceof CallbackError)) {
-        logger.error('unexpected error', { requestId, status, cause: describeCause(error) });
+        write(request, 'error', 'unexpected error', {
+          requestId,
+          status,
+          cause: describeCause(error),
+        });
         return;
       }
-      metrics.addMetric(error.outcome, MetricUnit.Count, 1);
       const fields = { requestId, reference: error.reference, outcome: error.outcome, status };
       if (status !== undefined && status >= 500) {
         const reason = error instanceof ItemRejectedError ? error.reason : undefined;
-        logger.error('callback not recorded', {
-          ...fields,
-          reason,
-          cause: describeCause(error.cause),
-        });
+        const cause = describeCause(error.cause);
+        write(
+          request,
+          'error',
+          'callback not recorded',
+          { ...fields, reason, cause },
+          error.outcome,
+        );
       } else {
-        logger.warn('callback refused', { ...fields, detail: error.fieldErrors ?? error.message });
+        const detail = error.fieldErrors ?? error.message;
+        write(request, 'warn', 'callback refused', { ...fields, detail }, error.outcome);
       }
     },
   };

@@ -3,21 +3,16 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { type HashMode, splitKeys } from '../../lambda/config/config.js';
-import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
+import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
+import { createReceiver } from '../../lambda/create-receiver.js';
 import { startDynalite } from '../dynalite/start.js';
 import { acquireDataLock } from '../shared/data-lock.js';
 import { newEngineCredentials, saveEngineCredentials } from '../shared/engine-credentials.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from '../shared/local-data.js';
-import {
-  ensureTable,
-  localCredentials,
-  localDynamoDbClient,
-  localRegion,
-} from '../shared/local-engine.js';
+import { ensureTable, localCredentials, localRegion } from '../shared/local-engine.js';
 import { isLoopbackUrl, urlHost } from '../shared/local-target.js';
 import { type ForwardEventsOptions, startEventForwarding } from './event-forwarding.js';
-import { callbackResource, type Invoke, startGatewayServer } from './gateway-server.js';
+import { callbackResource, startGatewayServer } from './gateway-server.js';
 
 export interface LocalServerOptions {
   /** Default 3000; 0 picks a free port. */
@@ -38,18 +33,10 @@ export interface LocalServerOptions {
 
 export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
 
-let handlerLoads = 0;
 /**
- * What the embedded engine answers to. One pair per process, not per server: the handler's SDK
- * client reads them from the environment when it first sends, so two servers in one process
- * (tests, benchmarks) must not overwrite each other's.
- */
-const engineCredentials = newEngineCredentials();
-
-/**
- * Local mode: the real Lambda handler (lambda/receiver.ts) behind a stand-in for API Gateway, over
- * an embedded DynamoDB kept in the data folder. The handler reads the environment at import, so
- * each call sets `process.env` and then imports a fresh instance.
+ * Local mode: the receiver Lambda runs (`createReceiver`, as lambda/receiver.ts builds it) behind
+ * a stand-in for API Gateway, over an embedded DynamoDB kept in the data folder. Each call builds
+ * its own receiver from its options and the shell's environment, which it only reads.
  */
 export async function startLocalServer(options: LocalServerOptions = {}) {
   const data = localData(options.dataDir);
@@ -62,6 +49,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     if (errors.length > 1) throw new AggregateError(errors, 'Stopping local mode failed');
     if (errors.length === 1) throw errors[0];
   };
+  // What the embedded engine answers to: this server's own pair, handed to its clients.
+  const engineCredentials = newEngineCredentials();
   try {
     const files = data.kind === 'disk' ? data : await privateRunFolder();
     if (data.kind === 'memory') cleanup.push(() => rm(files.dir, { recursive: true, force: true }));
@@ -82,39 +71,37 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     cleanup.push(() => engine.stop());
     const isLocalEngine = !endpoint || isLoopbackUrl(endpoint);
 
-    process.env.TABLE_NAME = tableName;
-    process.env.CALLBACK_API_KEYS = keys.keys.join(',');
-    process.env.AWS_ENDPOINT_URL_DYNAMODB = engine.endpoint;
-    if (options.hashMode) process.env.HASH_MODE = options.hashMode;
-    // EMF metrics are for CloudWatch; locally they would double every log line.
-    process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-    if (!endpoint) {
-      // The embedded engine answers to this run's credentials alone, whatever the shell holds.
-      process.env.AWS_ACCESS_KEY_ID = engineCredentials.accessKeyId;
-      process.env.AWS_SECRET_ACCESS_KEY = engineCredentials.secretAccessKey;
-      delete process.env.AWS_SESSION_TOKEN;
-    }
-    if (isLocalEngine) {
-      process.env.AWS_REGION ??= localRegion;
-      if (!process.env.AWS_ACCESS_KEY_ID && !process.env.AWS_PROFILE) {
-        process.env.AWS_ACCESS_KEY_ID = localCredentials.accessKeyId;
-        process.env.AWS_SECRET_ACCESS_KEY = localCredentials.secretAccessKey;
-      }
-    }
+    // Where the receiver's and the setup's clients connect, handed to them, never written into
+    // the environment: the embedded engine answers to this run's credentials alone, whatever the
+    // shell holds; another local engine gets a region and stand-in credentials unless the shell
+    // configures its own; an engine on AWS, only its address.
+    const ownCredentials = Boolean(process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE);
+    const localRegionFor = { region: process.env.AWS_REGION || localRegion };
+    const connection = !endpoint
+      ? { endpoint: engine.endpoint, ...localRegionFor, credentials: engineCredentials }
+      : isLocalEngine
+        ? {
+            endpoint,
+            ...localRegionFor,
+            ...(ownCredentials ? {} : { credentials: localCredentials }),
+          }
+        : { endpoint };
+    const config = loadConfig({
+      ...process.env,
+      TABLE_NAME: tableName,
+      CALLBACK_API_KEYS: keys.keys.join(','),
+      ...(options.hashMode ? { HASH_MODE: options.hashMode } : {}),
+      // EMF metrics are for CloudWatch; locally they only clutter every log line.
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+    });
 
-    const newClient = () =>
-      !endpoint
-        ? localDynamoDbClient(engine.endpoint, { credentials: engineCredentials })
-        : isLocalEngine
-          ? localDynamoDbClient(engine.endpoint)
-          : new DynamoDBClient({});
+    const newClient = () => new DynamoDBClient(connection);
     const client = newClient();
     const create = { create: isLocalEngine };
-    const refusals = process.env.REFUSALS_TABLE_NAME || refusalsTableName(tableName);
     let tableCreated: boolean;
     try {
       tableCreated = (await ensureTable(client, tableName, create)) === 'created';
-      await ensureTable(client, refusals, { ...create, table: 'refusals' });
+      await ensureTable(client, config.refusals.tableName, { ...create, table: 'refusals' });
     } finally {
       client.destroy();
     }
@@ -130,13 +117,11 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       ));
     if (events) cleanup.push(() => events.stop());
 
-    handlerLoads += 1;
-    // A query string makes a fresh module instance, which reads the environment anew.
-    const specifier = `../../lambda/receiver.js${handlerLoads > 1 ? `?instance=${handlerLoads}` : ''}`;
-    const { handler } = (await import(specifier)) as { handler: Invoke };
+    const receiver = createReceiver(config, { dynamoDb: connection });
+    cleanup.push(async () => receiver.close());
     const host = options.host ?? '127.0.0.1';
     const gateway = await startGatewayServer({
-      invoke: handler,
+      invoke: receiver.handler,
       host,
       port: options.port ?? 3000,
       stage: 'local',

@@ -9,9 +9,11 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadStreamConsumerConfig } from '../../lambda/config/config.js';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
+import { createMetrics } from '../../lambda/observability/powertools-metrics.js';
+import { createLogger } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { type MessageOutcome, redriveQueue } from '../../scripts/ops/redrive-queue.js';
 import { type ReplayProblem, replayTransactions } from '../../scripts/ops/republish.js';
@@ -88,13 +90,14 @@ function eventBridge(rule?: EntryRule) {
 /** The entries the stream consumer itself publishes for these records. */
 async function consumerEntries(records: DynamoDBRecord[]): Promise<PutEventsRequestEntry[]> {
   const fake = eventBridge();
-  const logger = createLogger();
+  const { telemetry } = loadStreamConsumerConfig({ EVENT_BUS_NAME: bus });
+  const logger = createLogger(telemetry);
   vi.spyOn(logger, 'error').mockImplementation(() => undefined);
   const publish = publishStreamRecords({
     publisher: fake.publisher,
     eventBusName: bus,
     logger,
-    metrics: createMetrics(),
+    metrics: createMetrics(telemetry),
   });
   expect(await publish(records)).toEqual({ batchItemFailures: [] });
   return fake.entries();

@@ -1,10 +1,8 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type KeyProvider, staticKeys } from '../../lambda/auth/accepted-keys.js';
-import { receiveCallback } from '../../lambda/callback/receive-callback.js';
-import type { HashMode } from '../../lambda/config/config.js';
-import { callbackHttpHandler } from '../../lambda/http/callback-http-handler.js';
-import { createLogger, createMetrics } from '../../lambda/observability/telemetry.js';
+import { type Config, type HashMode, loadConfig } from '../../lambda/config/config.js';
+import { createReceiver } from '../../lambda/create-receiver.js';
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
 import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
@@ -21,18 +19,33 @@ interface ReceiverOptions {
 }
 
 /**
- * The real middy handler, wired as lambda/receiver.ts wires it, around a store of the test's
+ * A configuration as Lambda's environment would give it, for receivers built in a test. The
+ * process's own Powertools switches (the test setup turns metrics off) still apply.
+ */
+export function testConfig(variables: Record<string, string> = {}): Config {
+  return loadConfig({
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED,
+    POWERTOOLS_DEV: process.env.POWERTOOLS_DEV,
+    TABLE_NAME: 'unused-the-store-is-given',
+    CALLBACK_API_KEYS: specKey,
+    ...variables,
+  });
+}
+
+/**
+ * The receiver as lambda/receiver.ts builds it (`createReceiver`), around a store of the test's
  * choosing. Returns a function that invokes it like Lambda would (with `context`, when given).
  */
 export function receiverWith(store: TransactionStore, options: ReceiverOptions = {}) {
   const { keys = [specKey], hashMode = 'if-present', timeBudgetMarginMs } = options;
-  const handler = callbackHttpHandler({
-    keys: Array.isArray(keys) ? staticKeys(keys) : keys,
-    receive: receiveCallback({ store, hashMode }),
+  const config = testConfig({
+    HASH_MODE: hashMode,
+    ...(timeBudgetMarginMs === undefined ? {} : { TIME_BUDGET_MARGIN_MS: `${timeBudgetMarginMs}` }),
+  });
+  const { handler } = createReceiver(config, {
+    store,
     refusals: options.refusals ?? new MemoryRefusalStore(),
-    logger: createLogger(),
-    metrics: createMetrics(),
-    timeBudgetMarginMs,
+    keys: Array.isArray(keys) ? staticKeys(keys) : keys,
   });
   return (event: APIGatewayProxyEvent, context: Context = lambdaContext) => handler(event, context);
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../lambda/config/config.js';
+import {
+  ConfigError,
+  loadConfig,
+  loadStreamConsumerConfig,
+} from '../../../lambda/config/config.js';
 
 describe('configuration', () => {
   it('reads keys from CALLBACK_API_KEYS, trimming and dropping empty entries', () => {
@@ -51,5 +55,56 @@ describe('configuration', () => {
     expect(() => loadConfig({ TABLE_NAME: 't' })).toThrow(
       /CALLBACK_API_KEYS.*CALLBACK_API_KEY_SECRET_ID/,
     );
+  });
+
+  it('names an unknown hash mode with the modes it accepts, and an empty secret id', () => {
+    expect(() =>
+      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', HASH_MODE: 'sometimes' }),
+    ).toThrow('Invalid configuration: HASH_MODE: must be one of required, if-present, off');
+    expect(() => loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEY_SECRET_ID: '' })).toThrow(
+      /CALLBACK_API_KEY_SECRET_ID: must not be empty/,
+    );
+  });
+
+  it('takes the service and namespace the stack sets, and Powertools switches for metrics', () => {
+    const base = { TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' };
+    expect(loadConfig(base).telemetry).toEqual({
+      serviceName: 'callback-receiver',
+      metricsNamespace: 'CallbackReceiver',
+      metrics: true,
+    });
+    const deployed = loadConfig({
+      ...base,
+      POWERTOOLS_SERVICE_NAME: 'svc',
+      POWERTOOLS_METRICS_NAMESPACE: 'Staging',
+    });
+    expect(deployed.telemetry).toMatchObject({ serviceName: 'svc', metricsNamespace: 'Staging' });
+    const metrics = (env: Record<string, string>) =>
+      loadConfig({ ...base, ...env }).telemetry.metrics;
+    expect(metrics({ POWERTOOLS_METRICS_DISABLED: 'true' })).toBe(false);
+    expect(metrics({ POWERTOOLS_DEV: 'true' })).toBe(false);
+    expect(metrics({ POWERTOOLS_DEV: 'true', POWERTOOLS_METRICS_DISABLED: 'false' })).toBe(true);
+    expect(metrics({ POWERTOOLS_METRICS_DISABLED: 'maybe' })).toBe(true);
+  });
+});
+
+describe('stream consumer configuration', () => {
+  it('reads the bus and the EventBridge limits, with defaults', () => {
+    expect(loadStreamConsumerConfig({ EVENT_BUS_NAME: 'bus' })).toMatchObject({
+      eventBusName: 'bus',
+      timeBudgetMarginMs: 500,
+      eventBridge: { timeoutMs: 3000, maxAttempts: 3 },
+    });
+    expect(
+      loadStreamConsumerConfig({ EVENT_BUS_NAME: 'bus', EVENTBRIDGE_MAX_ATTEMPTS: '5' })
+        .eventBridge,
+    ).toEqual({ timeoutMs: 3000, maxAttempts: 5 });
+  });
+
+  it('fails naming the missing bus and a malformed limit', () => {
+    const attempt = () => loadStreamConsumerConfig({ EVENTBRIDGE_TIMEOUT_MS: '-1' });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(/EVENT_BUS_NAME: must name the EventBridge bus/);
+    expect(attempt).toThrow(/EVENTBRIDGE_TIMEOUT_MS: must be a positive integer/);
   });
 });

@@ -1,60 +1,116 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
 
-/** The EMF documents Powertools prints: one per invocation, naming the metrics counted. */
-function emfMetricNames(output: string): string[][] {
+interface Directive {
+  Namespace: string;
+  Dimensions: string[][];
+  Metrics: { Name: string; Unit: string }[];
+}
+type Line = Record<string, unknown> & { _aws?: { CloudWatchMetrics: Directive[] } };
+
+/** Every JSON line written to stdout or stderr (warnings and errors) while `work` runs. */
+async function linesOf(work: () => Promise<unknown>): Promise<Line[]> {
+  let output = '';
+  const capture = (chunk: unknown) => {
+    output += String(chunk);
+    return true;
+  };
+  vi.spyOn(process.stdout, 'write').mockImplementation(capture);
+  vi.spyOn(process.stderr, 'write').mockImplementation(capture);
+  try {
+    await work();
+  } finally {
+    vi.restoreAllMocks();
+  }
   return output
     .split('\n')
-    .filter((line) => line.includes('"_aws"'))
-    .map((line) => {
-      const document = JSON.parse(line) as {
-        _aws: { CloudWatchMetrics: { Namespace: string; Metrics: { Name: string }[] }[] };
-      };
-      const [directive] = document._aws.CloudWatchMetrics;
-      expect(directive?.Namespace).toBe('CallbackReceiver');
-      return (directive?.Metrics ?? []).map((metric) => metric.Name);
-    });
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Line);
+}
+
+/** The metric names a line's EMF directives declare, each with its dimensions. */
+function declared(line: Line): string[] {
+  return (line._aws?.CloudWatchMetrics ?? []).flatMap((directive) =>
+    directive.Metrics.map((metric) => `${metric.Name} by ${directive.Dimensions[0]?.join('+')}`),
+  );
 }
 
 describe('metrics', () => {
-  let output = '';
-  const previous = process.env.POWERTOOLS_METRICS_DISABLED;
+  beforeEach(() => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'false');
+    vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'INFO');
+  });
+  afterEach(() => vi.unstubAllEnvs());
 
-  beforeAll(() => {
-    delete process.env.POWERTOOLS_METRICS_DISABLED;
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => {
-      output += String(chunk);
-      return true;
+  it('count each outcome once per callback, inside its log line, in the CallbackReceiver namespace', async () => {
+    const invoke = receiverWith(new MemoryTransactionStore());
+    const fields = transaction();
+
+    const lines = await linesOf(async () => {
+      await invoke(callbackEvent(signed(fields)));
+      await invoke(callbackEvent(signed(fields)));
+      await invoke(callbackEvent(signed({ ...fields, amount: 1 })));
+      await invoke(callbackEvent(signed(fields), { headers: { 'x-api-key': 'wrong' } }));
+      await invoke(callbackEvent(signed(fields, 'other-key')));
+      await invoke(callbackEvent('{'));
+    });
+
+    // One line per callback: the log line is the metric.
+    expect(lines.map((line) => [line.message, line.outcome])).toEqual([
+      ['callback accepted', 'Recorded'],
+      ['callback accepted', 'Duplicate'],
+      ['callback refused', 'Conflict'],
+      ['callback refused', 'Unauthorized'],
+      ['callback refused', 'HashRejected'],
+      ['callback refused', 'Invalid'],
+    ]);
+    expect(lines.map(declared)).toEqual([
+      ['Recorded by service', 'ColdStart by service+function_name'],
+      ['Duplicate by service'],
+      ['Conflict by service'],
+      ['Unauthorized by service'],
+      ['HashRejected by service'],
+      ['Invalid by service'],
+    ]);
+    for (const line of lines) {
+      expect(line._aws?.CloudWatchMetrics[0]?.Namespace).toBe('CallbackReceiver');
+      // The dimensions' values are members of the same line, as EMF requires.
+      expect(line.service).toBe('callback-receiver');
+      expect(line[line.outcome as string]).toBe(1);
+    }
+    expect(lines[0]?.function_name).toEqual(expect.any(String));
+    expect(lines[0]?.ColdStart).toBe(1);
+  });
+
+  it('still counts when the log level hides the outcome line, in a line of its own', async () => {
+    vi.stubEnv('POWERTOOLS_LOG_LEVEL', 'ERROR');
+    const invoke = receiverWith(new MemoryTransactionStore());
+
+    const lines = await linesOf(() => invoke(callbackEvent(signed(transaction()))));
+
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toBeUndefined();
+    expect(declared(lines[0] as Line)).toEqual([
+      'Recorded by service',
+      'ColdStart by service+function_name',
+    ]);
+    expect(lines[0]).toMatchObject({
+      service: 'callback-receiver',
+      function_name: expect.any(String),
+      Recorded: 1,
     });
   });
 
-  afterAll(() => {
-    vi.restoreAllMocks();
-    if (previous !== undefined) process.env.POWERTOOLS_METRICS_DISABLED = previous;
-  });
-
-  it('count each outcome once per callback, in the CallbackReceiver namespace', async () => {
+  it('write no EMF members when metrics are switched off', async () => {
+    vi.stubEnv('POWERTOOLS_METRICS_DISABLED', 'true');
     const invoke = receiverWith(new MemoryTransactionStore());
-    const fields = transaction();
-    await invoke(callbackEvent(signed(fields)));
-    await invoke(callbackEvent(signed(fields)));
-    await invoke(callbackEvent(signed({ ...fields, amount: 1 })));
-    await invoke(callbackEvent(signed(fields), { headers: { 'x-api-key': 'wrong' } }));
-    await invoke(callbackEvent(signed(fields, 'other-key')));
-    await invoke(callbackEvent('{'));
 
-    const counted = emfMetricNames(output).map((names) =>
-      names.filter((name) => name !== 'ColdStart'),
-    );
-    expect(counted).toEqual([
-      ['Recorded'],
-      ['Duplicate'],
-      ['Conflict'],
-      ['Unauthorized'],
-      ['HashRejected'],
-      ['Invalid'],
-    ]);
+    const lines = await linesOf(() => invoke(callbackEvent(signed(transaction()))));
+
+    expect(lines.map((line) => line.message)).toEqual(['callback accepted']);
+    expect(lines[0]).not.toHaveProperty('_aws');
+    expect(lines[0]).not.toHaveProperty('Recorded');
   });
 });

@@ -1,13 +1,15 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { describe, expect, it } from 'vitest';
+import { loadStreamConsumerConfig } from '../../../lambda/config/config.js';
 import {
   defaultMetricsNamespace,
   serviceName,
 } from '../../../lambda/observability/metric-names.js';
-import { createMetrics } from '../../../lambda/observability/telemetry.js';
+import { createMetrics } from '../../../lambda/observability/powertools-metrics.js';
 
 function emitted(env: NodeJS.ProcessEnv) {
-  const metrics = createMetrics(env);
+  const { telemetry } = loadStreamConsumerConfig({ ...env, EVENT_BUS_NAME: 'bus' });
+  const metrics = createMetrics(telemetry);
   metrics.addMetric('Recorded', MetricUnit.Count, 1);
   const [directive] = metrics.serializeMetrics()._aws.CloudWatchMetrics;
   const { service } = metrics.serializeMetrics();
