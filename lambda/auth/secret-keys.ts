@@ -56,7 +56,7 @@ export function secretKeys(secretId: string, options: SecretKeysOptions = {}): K
       budget,
       { attemptTimeoutMs: timeoutMs, maxAttempts },
       (abortSignal) => sdk.send(new GetSecretValueCommand({ SecretId: secretId }), { abortSignal }),
-    );
+    ).finally(budget.release);
     const keys = parseSecret(output.SecretString ?? '').map(acceptedKey);
     if (keys.length === 0) throw new Error('The secret holds no API keys');
     cached = { keys, fetchedAt: now() };

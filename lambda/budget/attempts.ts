@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isRetryable } from './retryable.js';
-import { type TimeBudget, TimeBudgetExhaustedError } from './time-budget.js';
+import { type TimeBudget, TimeBudgetExhaustedError, timeoutSignal } from './time-budget.js';
 
 export interface AttemptOptions {
   /** How long one attempt may take; it is aborted then. */
@@ -50,7 +50,7 @@ export async function attempt<T>(
     }
     if (budget.remainingMs() < options.attemptTimeoutMs) break;
     try {
-      return await call(attemptSignal(budget, options.attemptTimeoutMs));
+      return await withAttemptSignal(budget, options.attemptTimeoutMs, call);
     } catch (error) {
       if (!isRetryable(error)) throw error;
       lastError = error;
@@ -64,9 +64,30 @@ export async function attempt<T>(
   );
 }
 
-/** Aborts one attempt at its own timeout or at the budget's end, whichever comes first. */
-export function attemptSignal(budget: TimeBudget, attemptTimeoutMs: number): AbortSignal {
-  return AbortSignal.any([budget.signal, AbortSignal.timeout(attemptTimeoutMs)]);
+/**
+ * Runs one attempt with a signal that aborts at the attempt's own timeout or at the budget's end,
+ * whichever comes first. When the attempt settles its timer is cleared and its listener leaves
+ * the budget's signal, so a finished attempt holds nothing: `AbortSignal.any` with
+ * `AbortSignal.timeout` kept both alive until the timeout had passed.
+ */
+export async function withAttemptSignal<T>(
+  budget: TimeBudget,
+  attemptTimeoutMs: number,
+  call: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const attemptTimeout = timeoutSignal(attemptTimeoutMs);
+  const controller = new AbortController();
+  const abort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  const sources = [budget.signal, attemptTimeout.signal];
+  const already = sources.find((source) => source.aborted);
+  if (already) controller.abort(already.reason);
+  for (const source of sources) source.addEventListener('abort', abort, { once: true });
+  try {
+    return await call(controller.signal);
+  } finally {
+    attemptTimeout.release();
+    for (const source of sources) source.removeEventListener('abort', abort);
+  }
 }
 
 function defaultBackoffMs(attempt: number): number {

@@ -8,6 +8,12 @@ export interface TimeBudget {
   remainingMs(): number;
   /** Aborts when the budget runs out: handed to every SDK call and every wait. */
   readonly signal: AbortSignal;
+  /**
+   * Clears the timer behind {@link signal}: called once the answer is sent, so nothing of the
+   * invocation outlives it (a pending timer keeps the signal, its listeners and what they hold
+   * alive until it fires). The signal then never aborts; `remainingMs` still counts down.
+   */
+  release(): void;
 }
 
 /** Raised by a wait or a call that the budget cut short, or by an attempt it would not start. */
@@ -25,10 +31,23 @@ export function timeBudget(
 ): TimeBudget {
   const lengthMs = Math.max(0, remainingMs - marginMs);
   const deadline = now() + lengthMs;
-  return {
-    remainingMs: () => Math.max(0, deadline - now()),
-    signal: AbortSignal.timeout(lengthMs),
-  };
+  const { signal, release } = timeoutSignal(lengthMs);
+  return { remainingMs: () => Math.max(0, deadline - now()), signal, release };
+}
+
+/**
+ * A signal that aborts after `ms` with a `TimeoutError`, as `AbortSignal.timeout` does, but whose
+ * timer is cleared by `release`: `AbortSignal.timeout` keeps its timer, and with it the signal,
+ * until the time has passed, however early the work ended.
+ */
+export function timeoutSignal(ms: number): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => {
+    controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+  }, ms);
+  // Like AbortSignal.timeout's, it never holds the process open on its own.
+  timer.unref();
+  return { signal: controller.signal, release: () => clearTimeout(timer) };
 }
 
 /** The budget of an invocation, from its Lambda context; unbounded where there is none. */
@@ -42,7 +61,11 @@ export function invocationBudget(
 
 /** For callers with no deadline of their own (tools, tests of the use case alone). */
 export function unlimitedBudget(): TimeBudget {
-  return { remainingMs: () => Number.POSITIVE_INFINITY, signal: new AbortController().signal };
+  return {
+    remainingMs: () => Number.POSITIVE_INFINITY,
+    signal: new AbortController().signal,
+    release: () => {},
+  };
 }
 
 /** `promise`, unless the budget runs out first. */

@@ -4,7 +4,7 @@ import {
   type PutEventsCommandOutput,
   type PutEventsRequestEntry,
 } from '@aws-sdk/client-eventbridge';
-import { attemptSignal } from '../budget/attempts.js';
+import { withAttemptSignal } from '../budget/attempts.js';
 import { isRetryable } from '../budget/retryable.js';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { limitDefaults } from '../config/config.js';
@@ -114,11 +114,11 @@ export class EventBridgePublisher implements EventPublisher {
       if (budget.remainingMs() < this.attemptTimeoutMs) return false;
       const retry: number[] = [];
       try {
-        const output = await this.client.send(
-          new PutEventsCommand({
-            Entries: pending.map((index) => entries[index] as PutEventsRequestEntry),
-          }),
-          { abortSignal: attemptSignal(budget, this.attemptTimeoutMs) },
+        const command = new PutEventsCommand({
+          Entries: pending.map((index) => entries[index] as PutEventsRequestEntry),
+        });
+        const output = await withAttemptSignal(budget, this.attemptTimeoutMs, (abortSignal) =>
+          this.client.send(command, { abortSignal }),
         );
         pending.forEach((index, position) => {
           const result = output.Entries?.[position];

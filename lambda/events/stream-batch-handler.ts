@@ -44,6 +44,11 @@ export function streamBatchHandler(
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(logMetrics(metrics))
     .handler(async function publishBatch(event, context) {
-      return publish(event.Records, invocationBudget(context, marginMs));
+      const budget = invocationBudget(context, marginMs);
+      try {
+        return await publish(event.Records, budget);
+      } finally {
+        budget.release();
+      }
     });
 }

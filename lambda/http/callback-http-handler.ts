@@ -14,7 +14,7 @@ import { httpErrorHandler } from './http-error-handler.js';
 import { keepRefusals } from './keep-refusals.js';
 import { outcomeLog } from './outcome-log.js';
 import { readBody } from './read-body.js';
-import { budgetOf, startBudget } from './start-budget.js';
+import { budgetOf, releaseBudget, startBudget } from './start-budget.js';
 
 export interface CallbackHttpDependencies {
   readonly keys: KeyProvider;
@@ -51,6 +51,9 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
     timeoutEarlyResponse: () => {
       throw new StoreUnavailableError({ cause: new Error('middy early timeout') });
     },
+    // Once the answer is settled, whatever the path (early response, error, early timeout),
+    // the budget's timer goes: nothing of the request outlives its answer.
+    requestEnd: releaseBudget,
   })
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(outcomeLog(logger, telemetry))

@@ -14,6 +14,11 @@ export function startBudget(
   };
 }
 
+/** Middy's `requestEnd` hook: releases the budget {@link startBudget} set, if it did. */
+export function releaseBudget(request: { context: CallbackContext }): void {
+  request.context.budget?.release();
+}
+
 /** The budget {@link startBudget} set; unbounded for a step run without it (tested alone). */
 export function budgetOf(context: CallbackContext): TimeBudget {
   return context.budget ?? unlimitedBudget();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
 import { conflictItem, transactionItem } from '../../lambda/storage/transaction-item.js';
 import { lambdaContext, transaction } from '../support/fixtures.js';
+import { timerTracker } from '../support/live-timers.js';
 import { streamConsumerWith } from '../support/stream-consumer.js';
 import { type FakeEventBridgeOptions, fakeEventBridge } from './fake-eventbridge.js';
 import { recordOf, streamRecord } from './stream-records.js';
@@ -172,5 +173,17 @@ describe('stream consumer', () => {
     await expect(invoke(records)).rejects.toThrow(
       'A failed stream record has no SequenceNumber to report',
     );
+  });
+
+  it('leaves no timer of the batch (budget, attempts) pending once it has answered', async () => {
+    const { invoke } = consumer();
+    const records = inserts(3, 'released');
+    const timers = timerTracker();
+    timers.start();
+
+    const response = await invoke(records);
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(await timers.stillPending()).toEqual([]);
   });
 });

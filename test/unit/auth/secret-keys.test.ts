@@ -8,6 +8,7 @@ import {
   secretKeys,
 } from '../../../lambda/auth/secret-keys.js';
 import { timeBudget, unlimitedBudget } from '../../../lambda/budget/time-budget.js';
+import { timerTracker } from '../../support/live-timers.js';
 
 /**
  * An SDK client double for the provider's cache logic: Secrets Manager cannot be run locally, so
@@ -62,6 +63,19 @@ describe('keys from Secrets Manager', () => {
     at(secretCacheMs - 1);
     expect(findKey(await provider.keys(unlimited), 'new-key')).toBeUndefined();
     expect(calls).toHaveLength(1);
+  });
+
+  it('leaves no timer of a fetch (its budget, its attempts) pending once it is done', async () => {
+    const { provider, at } = scriptedProvider(['old-key', 'new-key']);
+    await provider.keys(unlimited); // the SDK module is loaded by the first fetch
+    const timers = timerTracker();
+    at(minFetchIntervalMs);
+    timers.start();
+
+    const keys = await provider.refreshed?.(unlimited);
+
+    expect(findKey(keys ?? [], 'new-key')).toBeDefined();
+    expect(await timers.stillPending()).toEqual([]);
   });
 
   it('answers from the stale cache at once and refreshes beside the request', async () => {
