@@ -39,7 +39,9 @@ const program = commandProgram('bench:cold-start', 'Cold start of ours against t
       ),
     );
     const floor = results.find((result) => result.name === 'floor');
-    const lines = ['subject | bundle KB | first answer ms | load ms | first callback ms | ratio'];
+    const lines = [
+      'subject | bundle KB | first answer ms | load ms | first callback ms | ratio to floor | CPU ms | CPU ratio',
+    ];
     for (const result of results) {
       const ratio = floor ? (result.firstAnswerMs / floor.firstAnswerMs).toFixed(3) : '–';
       lines.push(
@@ -50,6 +52,10 @@ const program = commandProgram('bench:cold-start', 'Cold start of ours against t
           result.loadMs.toFixed(1),
           result.firstCallbackMs.toFixed(1),
           `${ratio} (paired ${result.pairedRatioToFloor.toFixed(3)})`,
+          result.firstAnswerCpuMs.toFixed(1),
+          floor
+            ? `${(result.firstAnswerCpuMs / floor.firstAnswerCpuMs).toFixed(3)} (paired ${result.pairedCpuRatioToFloor.toFixed(3)})`
+            : '–',
         ].join(' | '),
       );
     }

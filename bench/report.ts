@@ -1,3 +1,4 @@
+import { memoryTable } from './measure/memory.js';
 import { outcomeTables } from './measure/request-counts.js';
 import type { BenchmarkResults } from './run.js';
 
@@ -57,6 +58,14 @@ export function markdown(results: BenchmarkResults): string {
     ...lines,
     '',
     outcomeTables(results.measurements.requestCounts),
+    ...(results.measurements.memory
+      ? [
+          `Memory of one receiver process after a full collection, new callbacks ${results.settings.memoryConcurrency ?? 16} at a time over a store that keeps nothing:`,
+          '',
+          memoryTable(results.measurements.memory),
+          '',
+        ]
+      : []),
     `Run ${results.startedAt} (${mode === 'smoke' ? 'smoke: figures are not meaningful' : mode}), ` +
       `${machine.cpus} × ${machine.cpuModel}, Node ${machine.node}. Load average (1 / 5 / 15 ` +
       `min): ${load(machine.loadBefore)} before, ${load(machine.loadAfter)} after.`,

@@ -12,6 +12,7 @@ import { localDynamoDbClient } from '../scripts/shared/local-engine.js';
 import { coldStartRows, measureColdStart } from './measure/cold-start.js';
 import { endToEndRows, measureEndToEnd } from './measure/end-to-end.js';
 import { type CpuResult, cpuCases, cpuRows, measureHandlerCpu } from './measure/handler-cpu.js';
+import { measureMemory } from './measure/memory.js';
 import { countRequests, requestRows } from './measure/request-counts.js';
 import { markdown } from './report.js';
 import { createBenchTables, withEngine } from './support/engines.js';
@@ -25,7 +26,9 @@ const settings = {
     cpuWarmup: 1_000,
     cpuEngineIterations: 1_000,
     cpuBlocks: 5,
-    coldStartProcesses: 20,
+    coldStartProcesses: 21,
+    memoryCheckpoints: [1_000, 20_000],
+    memoryConcurrency: 16,
     connections: 16,
     durationSeconds: 8,
     warmupSeconds: 2,
@@ -41,6 +44,8 @@ const settings = {
     cpuEngineIterations: 20,
     cpuBlocks: 1,
     coldStartProcesses: 2,
+    memoryCheckpoints: [20, 100],
+    memoryConcurrency: 4,
     connections: 4,
     durationSeconds: 2,
     warmupSeconds: 0,
@@ -103,6 +108,12 @@ async function measure(mode: 'full' | 'smoke') {
     subjects: inMemorySubjects(),
     cases: cpuCases,
   });
+  log(`Memory after ${s.memoryCheckpoints.join(' and ')} callbacks, store that keeps nothing`);
+  const memory = await measureMemory(join(resultsDir, 'tmp', 'memory'), {
+    engine: 'memory',
+    checkpoints: s.memoryCheckpoints,
+    concurrency: s.memoryConcurrency,
+  });
   log('DynamoDB requests per callback, dynalite');
   const onDynalite = await withEngine('dynalite', (engine) => countRequests(engine));
   const rest = await withEngine('DynamoDB Local', async (engine) => {
@@ -148,7 +159,7 @@ async function measure(mode: 'full' | 'smoke') {
       ...coldStartRows(rest.coldStart),
       ...endToEndRows(rest.endToEnd),
     ],
-    measurements: { ...rest, cpu },
+    measurements: { ...rest, cpu, memory },
   };
 }
 

@@ -116,10 +116,14 @@ export async function measureColdStart(
     pairedRatioToFloor: floorRuns
       ? median(runs.map((run, index) => run.answered / (floorRuns[index]?.answered ?? Number.NaN)))
       : Number.NaN,
+    pairedCpuRatioToFloor: floorRuns
+      ? median(runs.map((run, index) => run.cpu / (floorRuns[index]?.cpu ?? Number.NaN)))
+      : Number.NaN,
     /** Medians: start to first answer (what a cold invocation waits), and its two parts. */
     firstAnswerMs: median(runs.map((run) => run.answered)),
     loadMs: median(runs.map((run) => run.loaded - run.started)),
     firstCallbackMs: median(runs.map((run) => run.answered - run.loaded)),
+    firstAnswerCpuMs: median(runs.map((run) => run.cpu)),
   }));
 }
 
@@ -131,7 +135,14 @@ export interface ColdStartOptions {
 }
 
 /** One fresh process, in ms since it started: probe running, bundle loaded, callback answered. */
-type ProbeRun = { started: number; loaded: number; answered: number; status: number };
+type ProbeRun = {
+  started: number;
+  loaded: number;
+  answered: number;
+  /** Process CPU time (user + system) until the answer, ms. */
+  cpu: number;
+  status: number;
+};
 
 async function runProbe(probe: string, file: string, env: Record<string, string>) {
   const event = JSON.stringify(apiGatewayEvent(freshCallback(), { apiKey: benchKey }));
@@ -168,5 +179,6 @@ export function coldStartRows(results: readonly ColdStartResult[]): ResultRow[] 
     row('process start to first answer, median', 'ms', (r) => r.firstAnswerMs, 1.15),
     row('of which loading the bundle', 'ms', (r) => r.loadMs),
     row('of which the first callback', 'ms', (r) => r.firstCallbackMs),
+    row('process CPU time to first answer, median', 'ms', (r) => r.firstAnswerCpuMs),
   ];
 }

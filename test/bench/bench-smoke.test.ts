@@ -84,6 +84,13 @@ describe('npm run bench:smoke', () => {
     expect(new Set(results.rows.map((row) => row.section))).toEqual(new Set(sections));
   });
 
+  it("reads the receiver's memory at each checkpoint, every callback answered 204", () => {
+    const [ours] = results.measurements.memory;
+    expect(ours?.readings.map((reading) => reading.callbacks)).toEqual([20, 100]);
+    expect(ours?.statuses).toEqual({ 204: 100 });
+    expect(markdown).toContain('| ours, last / first |');
+  });
+
   it('measures both receivers (and the floor) on every row, and prints each row', () => {
     for (const row of results.rows) {
       expect(Number.isFinite(row.ours) && Number.isFinite(row.baseline), row.metric).toBe(true);
