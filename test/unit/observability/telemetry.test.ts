@@ -6,6 +6,7 @@ import {
   serviceName,
 } from '../../../lambda/observability/metric-names.js';
 import { createMetrics } from '../../../lambda/observability/powertools-metrics.js';
+import { emfMembers } from '../../../lambda/observability/telemetry.js';
 
 function emitted(env: NodeJS.ProcessEnv) {
   const { telemetry } = loadStreamConsumerConfig({ ...env, EVENT_BUS_NAME: 'bus' });
@@ -28,5 +29,29 @@ describe('telemetry names', () => {
 
   it('falls back to the product namespace and service when the environment sets none', () => {
     expect(emitted({})).toEqual({ namespace: defaultMetricsNamespace, service: serviceName });
+  });
+});
+
+describe('EMF members inside a log line', () => {
+  it('declare each count under its dimensions, and a cold start alone under service and function', () => {
+    const members = emfMembers('Ns', ['ColdStart'], () => 42);
+    expect(members).toEqual({
+      _aws: {
+        Timestamp: 42,
+        CloudWatchMetrics: [
+          {
+            Namespace: 'Ns',
+            Dimensions: [['service', 'function_name']],
+            Metrics: [{ Name: 'ColdStart', Unit: 'Count' }],
+          },
+        ],
+      },
+      ColdStart: 1,
+    });
+    const outcome = emfMembers('Ns', ['Recorded'], () => 42);
+    expect(outcome._aws).toMatchObject({
+      CloudWatchMetrics: [{ Dimensions: [['service']], Metrics: [{ Name: 'Recorded' }] }],
+    });
+    expect(outcome.Recorded).toBe(1);
   });
 });
