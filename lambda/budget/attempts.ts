@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { isRetryable } from './retryable.js';
-import { type TimeBudget, TimeBudgetExhaustedError, timeoutSignal } from './time-budget.js';
+import { sleep, type TimeBudget, TimeBudgetExhaustedError, timeoutSignal } from './time-budget.js';
 
 export interface AttemptOptions {
   /** How long one attempt may take; it is aborted then. */

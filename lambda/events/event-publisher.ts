@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   PutEventsCommand,
   type PutEventsCommandOutput,
@@ -6,7 +5,7 @@ import {
 } from '@aws-sdk/client-eventbridge';
 import { withAttemptSignal } from '../budget/attempts.js';
 import { isRetryable } from '../budget/retryable.js';
-import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
+import { sleep, type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
 import { limitDefaults } from '../config/config.js';
 
 /** EventBridge's limits for one PutEvents request. */
