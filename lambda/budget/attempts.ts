@@ -74,18 +74,15 @@ export async function withAttemptSignal<T>(
   attemptTimeoutMs: number,
   call: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
-  const attemptTimeout = timeoutSignal(attemptTimeoutMs);
-  const controller = new AbortController();
-  const abort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
-  const sources = [budget.signal, attemptTimeout.signal];
-  const already = sources.find((source) => source.aborted);
-  if (already) controller.abort(already.reason);
-  for (const source of sources) source.addEventListener('abort', abort, { once: true });
+  const { signal, release } = timeoutSignal(attemptTimeoutMs);
+  const onBudgetEnd = () => release(budget.signal.reason);
+  if (budget.signal.aborted) onBudgetEnd();
+  else budget.signal.addEventListener('abort', onBudgetEnd, { once: true });
   try {
-    return await call(controller.signal);
+    return await call(signal);
   } finally {
-    attemptTimeout.release();
-    for (const source of sources) source.removeEventListener('abort', abort);
+    release();
+    budget.signal.removeEventListener('abort', onBudgetEnd);
   }
 }
 

@@ -37,17 +37,27 @@ export function timeBudget(
 
 /**
  * A signal that aborts after `ms` with a `TimeoutError`, as `AbortSignal.timeout` does, but whose
- * timer is cleared by `release`: `AbortSignal.timeout` keeps its timer, and with it the signal,
- * until the time has passed, however early the work ended.
+ * timer `release` clears: `AbortSignal.timeout` keeps its timer, and with it the signal, until
+ * the time has passed, however early the work ended. `release(reason)` also aborts it at once,
+ * with that reason (an attempt cut short by its budget).
  */
-export function timeoutSignal(ms: number): { signal: AbortSignal; release: () => void } {
+export function timeoutSignal(ms: number): {
+  signal: AbortSignal;
+  release: (abortWith?: unknown) => void;
+} {
   const controller = new AbortController();
   const timer = setTimeout(() => {
     controller.abort(new DOMException('The operation timed out.', 'TimeoutError'));
   }, ms);
   // Like AbortSignal.timeout's, it never holds the process open on its own.
   timer.unref();
-  return { signal: controller.signal, release: () => clearTimeout(timer) };
+  return {
+    signal: controller.signal,
+    release: (abortWith?: unknown) => {
+      clearTimeout(timer);
+      if (abortWith !== undefined) controller.abort(abortWith);
+    },
+  };
 }
 
 /** The budget of an invocation, from its Lambda context; unbounded where there is none. */
