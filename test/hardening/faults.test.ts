@@ -44,7 +44,7 @@ const running: { stop(): Promise<void> }[] = [];
 
 beforeAll(() => {
   logs.start();
-  // Read by the handler when the local server imports it.
+  // Read from the shell environment by local mode's configuration, as `npm start` reads it.
   process.env.DYNAMODB_TIMEOUT_MS = String(sdkTimeoutMs);
   process.env.DYNAMODB_MAX_ATTEMPTS = '3';
 });
