@@ -93,6 +93,8 @@ describe('--help', () => {
     'bench',
     'bench:load',
     'bench:tools',
+    'bench:cold-start',
+    'bench:memory',
     'test:hardening',
   ];
 
