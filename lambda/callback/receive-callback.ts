@@ -14,6 +14,8 @@ import {
 } from './errors.js';
 import { differingMembers } from './extra-members.js';
 import { fingerprint } from './fingerprint.js';
+import { isSameTransaction } from './same-transaction.js';
+import { type TransactionFields, transactionFields } from './transaction-fields.js';
 import { validateTransaction } from './transaction-schema.js';
 
 /** One authenticated delivery, as the transport hands it over. Knows nothing of HTTP. */
@@ -38,6 +40,11 @@ export interface Receipt {
 export interface ReceiveCallbackDependencies {
   readonly store: TransactionStore;
   readonly hashMode: HashMode;
+  /**
+   * The transaction's declaration: the real one, or a test's fixture that adds fields to it.
+   * @default transactionFields
+   */
+  readonly fields?: TransactionFields;
 }
 
 /**
@@ -48,7 +55,7 @@ export interface ReceiveCallbackDependencies {
  * alarm). Throws a `CallbackError` for every refusal.
  */
 export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
-  const { store, hashMode } = dependencies;
+  const { store, hashMode, fields = transactionFields } = dependencies;
 
   /** `budget` bounds every store call: past it, the delivery is refused as retryable. */
   return async function receive(
@@ -58,30 +65,34 @@ export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
     const document = parseBody(delivery.rawBody);
     const hashResult = checkHash(delivery, document, hashMode);
 
-    const validation = validateTransaction(document.value);
+    const validation = validateTransaction(document.value, fields);
     if (!validation.success) throw new ValidationError(validation.errors);
     const { transaction } = validation;
 
     const record = {
       transaction,
-      fingerprint: fingerprint(transaction),
+      fingerprint: fingerprint(transaction, fields),
       rawBody: delivery.rawBody,
       receivedAt: delivery.receivedAt.toISOString(),
       hashResult,
       keyId: delivery.key.id,
       requestId: delivery.requestId,
       sourceIp: delivery.sourceIp,
+      fields,
     };
     try {
       const put = await store.putIfAbsent(record, budget);
-      if (put.kind === 'exists' && put.fingerprint !== record.fingerprint) {
+      if (put.kind === 'exists' && !isSameTransaction(put, record, fields)) {
         await store.keepConflict(record, budget, put.settled === true);
         throw new ConflictError({ settled: put.settled === true });
       }
       if (put.kind === 'created') {
         return { outcome: 'Recorded', reference: transaction.reference, hashResult };
       }
-      const differing = differingMembers(put.extra, transaction.extra);
+      // A member the declaration now defines was stored as an extra one: not a difference.
+      const differing = differingMembers(put.extra, transaction.extra).filter(
+        (name) => !Object.hasOwn(fields, name),
+      );
       return {
         outcome: 'Duplicate',
         reference: transaction.reference,

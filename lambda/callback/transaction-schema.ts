@@ -4,21 +4,20 @@ import * as z from 'zod/mini';
 import { canonicalNumber } from '../json/canonical-number.js';
 import { JsonNumber } from '../json/json-number.js';
 import { isJsonObject, type JsonValue } from '../json/strict-json.js';
+import {
+  type FieldDeclaration,
+  type FieldDeclarations,
+  maxDigits,
+  type TransactionFields,
+  type TransactionOf,
+  transactionFields,
+} from './transaction-fields.js';
 
 /**
- * The gateway's transaction object (docs/callback-interface.md): the single
- * source of truth for validation, for the {@link Transaction} type and for the field table in the
- * docs. Numbers arrive as {@link JsonNumber} and leave in their canonical plain form
- * (see `json/canonical-number.ts`): the form stored, fingerprinted and published.
+ * Validation of the gateway's transaction object, built from its declaration
+ * (`transaction-fields.ts`). Numbers arrive as {@link JsonNumber} and leave in their canonical
+ * plain form (see `json/canonical-number.ts`): the form stored, fingerprinted and published.
  */
-
-/**
- * DynamoDB numbers hold 38 significant digits; a plain form of at most 38 digits is always stored
- * digit for digit, whatever its magnitude.
- */
-export const maxDigits = 38;
-/** A reference is the table's key; bounded well under DynamoDB's 2,048-byte key limit. */
-export const maxReferenceLength = 256;
 
 /** Says "is required" for a missing member, `otherwise` for one of the wrong kind. */
 const expected = (otherwise: string) => ({
@@ -47,65 +46,83 @@ const exactNumber = (kind: 'integer' | 'decimal') => {
   );
 };
 
-const text = z.string(expected('must be a string'));
+/** A present value's rule, whatever the field's presence: the value validated as the field. */
+export type FieldSchema = z.ZodMiniType<string, unknown>;
 
-export const transactionShape = {
-  /** Transaction id: a non-negative integer, in any JSON form (`42`, `4.2e1`, `42.0`). */
-  id: exactNumber('integer'),
-  /** The user's unique username. */
-  username: text,
-  firstName: text,
-  lastName: text,
-  /** Amount in minor units (cents, kuruş): a non-negative decimal, in any JSON form. */
-  amount: exactNumber('decimal'),
-  /** ISO 4217-style code: three uppercase letters. */
-  currency: z
-    .string(expected('must be a string'))
-    .check(z.regex(/^[A-Z]{3}$/, { message: 'must be three uppercase letters' })),
-  type: z.enum(['Deposit', 'Withdrawal'], expected('must be "Deposit" or "Withdrawal"')),
-  status: z.enum(['Confirm', 'Reject'], expected('must be "Confirm" or "Reject"')),
-  /** Optional; may be empty. */
-  message: z.optional(text),
-  /** The gateway's unique id of the transaction: the idempotency key. */
-  reference: z.string(expected('must be a string')).check(
-    z.minLength(1, { message: 'must not be empty' }),
-    z.maxLength(maxReferenceLength, {
-      message: `must be at most ${maxReferenceLength} characters`,
+/** The rule of one field's value (a member that is present). */
+export function valueSchema(field: FieldDeclaration): FieldSchema {
+  switch (field.kind) {
+    case 'integer':
+    case 'decimal':
+      return exactNumber(field.kind);
+    case 'enumeration': {
+      const values = field.values ?? [''];
+      const named = values.map((value) => JSON.stringify(value));
+      const list = `${named.slice(0, -1).join(', ')} or ${named.at(-1)}`;
+      return z.enum(values, expected(`must be ${named.length > 1 ? list : named[0]}`));
+    }
+    case 'text': {
+      const text = z.string(expected('must be a string'));
+      return field.checks && field.checks.length > 0 ? text.check(...field.checks) : text;
+    }
+  }
+}
+
+/** The zod shape of a declaration: each field's value rule, optional where the field is. */
+export function shapeOf(fields: FieldDeclarations): Record<string, z.ZodMiniType> {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => {
+      const rule = valueSchema(field);
+      return [name, field.required ? rule : z.optional(rule)];
     }),
-    // Control characters never occur in real references; refusing them also keeps them free
-    // to separate the parts of derived keys (see conflict audit keys).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to match them
-    z.regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'must not contain control characters' }),
-  ),
-  /** The integrity hash; checked before validation, kept as sent. */
-  hash: z.optional(text),
-} as const;
+  );
+}
 
-export const transactionSchema = z.looseObject(transactionShape);
+/** The real declaration's shape: the rules reconcile and the events reuse field by field. */
+export const transactionShape = shapeOf(transactionFields) as Record<
+  keyof TransactionFields,
+  FieldSchema
+>;
 
-const knownFields = new Set(Object.keys(transactionShape));
-
-type KnownFields = z.output<z.ZodMiniObject<typeof transactionShape>>;
-
-/** A validated transaction: the known fields, plus members added by newer gateway versions. */
-export type Transaction = KnownFields & { readonly extra: Readonly<Record<string, JsonValue>> };
+/** A validated transaction: the declared fields, plus members added by newer gateway versions. */
+export type Transaction = TransactionOf<TransactionFields>;
 
 export interface FieldError {
   readonly field: string;
   readonly message: string;
 }
 
-export type ValidationResult =
-  | { readonly success: true; readonly transaction: Transaction }
+export type ValidationResult<T = Transaction> =
+  | { readonly success: true; readonly transaction: T }
   | { readonly success: false; readonly errors: FieldError[] };
 
-/** Validates a parsed body, naming every failing field (never echoing its value). */
-export function validateTransaction(body: JsonValue): ValidationResult {
+const realSchema = z.looseObject(transactionShape);
+/** Schemas of other declarations (tests' fixtures), built once each, on first use. */
+const schemas = new WeakMap<FieldDeclarations, z.ZodMiniType>();
+
+function schemaOf(fields: FieldDeclarations): z.ZodMiniType {
+  if (fields === transactionFields) return realSchema;
+  let schema = schemas.get(fields);
+  if (schema === undefined) {
+    schema = z.looseObject(shapeOf(fields));
+    schemas.set(fields, schema);
+  }
+  return schema;
+}
+
+/**
+ * Validates a parsed body against a declaration (the real one unless given), naming every
+ * failing field (never echoing its value). Undeclared members are kept apart, in `extra`.
+ */
+export function validateTransaction<Fs extends FieldDeclarations = TransactionFields>(
+  body: JsonValue,
+  fields: Fs = transactionFields as FieldDeclarations as Fs,
+): ValidationResult<TransactionOf<Fs>> {
   // zod would read an array's missing members one by one; a non-object is one error.
   if (!isJsonObject(body)) {
     return { success: false, errors: [{ field: '(body)', message: 'must be a JSON object' }] };
   }
-  const result = transactionSchema.safeParse(body);
+  const result = z.safeParse(schemaOf(fields), body);
   if (!result.success) {
     const errors = result.error.issues.map((issue) => ({
       field: issue.path.join('.'),
@@ -115,9 +132,29 @@ export function validateTransaction(body: JsonValue): ValidationResult {
   }
   const known: Record<string, unknown> = {};
   const extra: Record<string, JsonValue> = {};
-  for (const [name, value] of Object.entries(result.data)) {
-    if (knownFields.has(name)) known[name] = value;
+  for (const [name, value] of Object.entries(result.data as Record<string, unknown>)) {
+    if (Object.hasOwn(fields, name)) known[name] = value;
     else extra[name] = value as JsonValue;
   }
-  return { success: true, transaction: { ...(known as KnownFields), extra } };
+  return { success: true, transaction: { ...known, extra } as TransactionOf<Fs> };
+}
+
+/**
+ * Members of `extra` that a declaration now defines, read as those fields: how an item stored
+ * before a field was declared (its value then an extra member) is read under the declaration
+ * that added it. A value the field's rule refuses stays in `rest`, as stored: nothing is lost.
+ */
+export function declaredMembers(
+  fields: FieldDeclarations,
+  extra: Readonly<Record<string, JsonValue>>,
+): { readonly values: Record<string, string>; readonly rest: Record<string, JsonValue> } {
+  const values: Record<string, string> = {};
+  const rest: Record<string, JsonValue> = {};
+  for (const [name, value] of Object.entries(extra)) {
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    const read = field === undefined ? undefined : z.safeParse(valueSchema(field), value);
+    if (read?.success) values[name] = read.data;
+    else rest[name] = value;
+  }
+  return { values, rest };
 }

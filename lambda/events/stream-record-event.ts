@@ -1,20 +1,28 @@
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { type FieldDeclarations, transactionFields } from '../callback/transaction-fields.js';
 import {
   conflictCountAttributes,
   lastChanges,
   settlementAttributes,
 } from '../settle/settlement.js';
+import { type Item, readTransactionAttributes } from '../storage/transaction-item.js';
 import { UnpublishableRecordError } from './errors.js';
-import { fromStreamImage, type ImageObject, withExtraDecoded } from './stream-image.js';
+import {
+  fromStreamImage,
+  type ImageObject,
+  type StreamImage,
+  withExtraDecoded,
+} from './stream-image.js';
 import { correctedDetail } from './transaction-corrected.js';
 import {
+  detailSchemas,
   detailTypes,
   eventSource,
+  type TransactionCompletedDetail,
+  type TransactionConflictDetail,
   type TransactionEvent,
-  transactionCompletedDetailSchema,
-  transactionConflictDetailSchema,
 } from './transaction-event.js';
 
 /**
@@ -28,9 +36,15 @@ import {
  * content was already settled by an operator. The one MODIFY that is news is an operator's
  * correction (`npm run settle`), which says so in `lastChange`: `Transaction Corrected`.
  *
+ * The item is read under `fields` (the real declaration unless given): an item stored before a
+ * field was declared publishes that field's value, kept until then as an extra member.
+ *
  * @throws UnpublishableRecordError when the record claims to be one of ours but is not valid.
  */
-export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undefined {
+export function eventForRecord(
+  record: DynamoDBRecord,
+  fields: FieldDeclarations = transactionFields,
+): TransactionEvent | undefined {
   if (record.eventName !== 'INSERT' && record.eventName !== 'MODIFY') return undefined;
   const image = record.dynamodb?.NewImage;
   if (image === undefined) {
@@ -49,22 +63,26 @@ export function eventForRecord(record: DynamoDBRecord): TransactionEvent | undef
   }
   // Content an operator already settled (a replaced version sent again): no news.
   if (item[conflictCountAttributes.afterSettlement] === true) return undefined;
+  const schemas = detailSchemas(fields);
   switch (item.record) {
     case 'transaction':
       return {
         detailType: detailTypes.completed,
-        detail: parseDetail(transactionCompletedDetailSchema, withExtraDecoded(item)),
+        detail: parseDetail<TransactionCompletedDetail>(
+          schemas.completed,
+          withExtraDecoded(read(image, fields)),
+        ),
       };
     case 'conflict': {
-      const transaction = item.transaction;
-      if (transaction === null || typeof transaction !== 'object' || Array.isArray(transaction)) {
+      const transaction = image.transaction?.M;
+      if (transaction === undefined) {
         throw new UnpublishableRecordError('The conflict item has no `transaction` map');
       }
       // The item's own `reference` is the derived audit key; the claimed one is inside.
       return {
         detailType: detailTypes.conflict,
-        detail: parseDetail(transactionConflictDetailSchema, {
-          ...withExtraDecoded(transaction),
+        detail: parseDetail<TransactionConflictDetail>(schemas.conflict, {
+          ...withExtraDecoded(read(transaction, fields)),
           fingerprint: item.fingerprint ?? null,
           receivedAt: item.receivedAt ?? null,
           hashResult: item.hashResult ?? null,
@@ -91,12 +109,16 @@ export function putEventsEntry(
   };
 }
 
-function parseDetail<Schema extends z.ZodMiniType>(
-  schema: Schema,
-  item: ImageObject,
-): z.output<Schema> {
+/** The image's transaction attributes as the declaration reads them (see transaction-item.ts). */
+function read(image: StreamImage, fields: FieldDeclarations): ImageObject {
+  // The stream's and the SDK's attribute values are the same JSON; only their types differ.
+  return fromStreamImage(readTransactionAttributes(image as Item, fields) as StreamImage);
+}
+
+function parseDetail<Detail>(schema: z.ZodMiniType, item: ImageObject): Detail {
   const result = z.safeParse(schema, item);
-  if (result.success) return result.data;
+  // The schema is the declaration's; its output is the detail type of the real declaration.
+  if (result.success) return result.data as Detail;
   throw new UnpublishableRecordError(
     'The stream image is not a valid transaction',
     result.error.issues.map((issue) => `${issue.path.join('.') || '(item)'}: ${issue.message}`),

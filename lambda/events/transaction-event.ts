@@ -1,7 +1,14 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 // zod/mini, like the receiver's schema it extends: the same engine, a smaller bundle.
 import * as z from 'zod/mini';
-import { transactionShape } from '../callback/transaction-schema.js';
+import {
+  type FieldDeclarations,
+  isNumberKind,
+  type TransactionFields,
+  type TransactionOf,
+  transactionFields,
+} from '../callback/transaction-fields.js';
+import { type FieldSchema, valueSchema } from '../callback/transaction-schema.js';
 import { JsonNumber } from '../json/json-number.js';
 import { serviceName } from '../observability/metric-names.js';
 import type { HashResult } from '../storage/transaction-store.js';
@@ -10,9 +17,10 @@ import type { TransactionCorrectedDetail } from './transaction-corrected.js';
 
 /**
  * The events this product puts on its bus, described once: the schemas below are derived from
- * the receiver's `transactionShape`, so a field the receiver validates is a field consumers get,
- * checked by the same rules. They are also a whitelist: an item's `rawBody`, `keyId`,
- * `requestId`, `sourceIp` and index attributes are stripped because they are not listed.
+ * the transaction's declaration (the fields declared `published`), so a field the receiver
+ * validates is a field consumers get, checked by the same rules. They are also a whitelist: an
+ * item's `rawBody`, `keyId`, `requestId`, `sourceIp` and index attributes are stripped because
+ * they are not listed.
  */
 
 /** `source` of every event: the product's name. */
@@ -37,7 +45,7 @@ export const hashResults = [
  * A number as DynamoDB holds it (decimal text), checked by the receiver's own rule for that field
  * and published as text: a JSON number would be parsed into a double by most consumers.
  */
-const decimalText = (rule: typeof transactionShape.id) =>
+const decimalText = (rule: FieldSchema) =>
   z.pipe(
     z.pipe(
       z.string({
@@ -45,7 +53,8 @@ const decimalText = (rule: typeof transactionShape.id) =>
       }),
       z.transform((text: string) => new JsonNumber(text)),
     ),
-    rule,
+    // The value rules take any input; zod's pipe types want the previous output exactly.
+    rule as z.ZodMiniType<string, unknown> as z.ZodMiniType<string, JsonNumber>,
   );
 
 /** Members added by newer gateway versions; their numbers are decimal text, like `amount`. */
@@ -59,32 +68,75 @@ const extraValue: z.ZodMiniType<ImageValue> = z.lazy(() =>
   ]),
 );
 
-/*
- * `hash` is left out on purpose: it is a digest of the body salted with the API key, and every
- * subscriber of the bus would hold both the body's fields and that digest, which is all an
- * offline guess at the key needs. Consumers need the verdict, `hashResult`, not the digest.
- */
-const { hash: _hash, ...publishedFields } = transactionShape;
+/** The published fields' rules; numbers arrive as the decimal text DynamoDB holds. */
+function publishedShape(fields: FieldDeclarations): Record<string, z.ZodMiniType> {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    if (!field.published) continue;
+    const rule = isNumberKind(field) ? decimalText(valueSchema(field)) : valueSchema(field);
+    shape[name] = field.required ? rule : z.optional(rule);
+  }
+  return shape;
+}
 
-export const transactionCompletedDetailSchema = z.object({
-  ...publishedFields,
-  id: decimalText(transactionShape.id),
-  amount: decimalText(transactionShape.amount),
-  extra: z._default(z.record(z.string(), extraValue), {}),
-  /** SHA-256 of the canonical transaction: with `reference`, the key consumers dedupe on. */
-  fingerprint: z.string().check(z.regex(/^[0-9a-f]{64}$/, { message: 'must be a SHA-256 in hex' })),
-  /** When the receiver accepted the callback (ISO-8601, UTC), not when the event was sent. */
-  receivedAt: z.iso.datetime(),
-  hashResult: z.enum(hashResults),
-});
+/** Both detail schemas of a declaration. */
+function detailSchemasOf(fields: FieldDeclarations) {
+  const completed = {
+    ...publishedShape(fields),
+    extra: z._default(z.record(z.string(), extraValue), {}),
+    /** SHA-256 of the canonical transaction: with `reference`, the key consumers dedupe on. */
+    fingerprint: z
+      .string()
+      .check(z.regex(/^[0-9a-f]{64}$/, { message: 'must be a SHA-256 in hex' })),
+    /** When the receiver accepted the callback (ISO-8601, UTC), not when the event was sent. */
+    receivedAt: z.iso.datetime(),
+    hashResult: z.enum(hashResults),
+  };
+  return {
+    completed: z.object(completed),
+    /** The conflicting delivery's content, and the request id that finds its log lines. */
+    conflict: z.object({ ...completed, requestId: z.string().check(z.minLength(1)) }),
+  };
+}
 
-/** The conflicting delivery's content, and the request id that finds its log lines. */
-export const transactionConflictDetailSchema = z.extend(transactionCompletedDetailSchema, {
-  requestId: z.string().check(z.minLength(1)),
-});
+type Unpublished<Fs> = {
+  [K in keyof Fs]: Fs[K] extends { published: false } ? K : never;
+}[keyof Fs];
 
-export type TransactionCompletedDetail = z.output<typeof transactionCompletedDetailSchema>;
-export type TransactionConflictDetail = z.output<typeof transactionConflictDetailSchema>;
+/** The detail of `Transaction Completed` under a declaration. */
+export type CompletedDetailOf<Fs extends FieldDeclarations> = Omit<
+  TransactionOf<Fs>,
+  Unpublished<Fs> | 'extra'
+> & {
+  readonly extra: Record<string, ImageValue>;
+  readonly fingerprint: string;
+  readonly receivedAt: string;
+  readonly hashResult: HashResult;
+};
+
+export type TransactionCompletedDetail = CompletedDetailOf<TransactionFields>;
+export type TransactionConflictDetail = TransactionCompletedDetail & {
+  readonly requestId: string;
+};
+
+const realSchemas = detailSchemasOf(transactionFields);
+/** Schemas of other declarations (tests' fixtures), built once each, on first use. */
+const otherSchemas = new WeakMap<FieldDeclarations, typeof realSchemas>();
+
+/** `Transaction Completed`'s detail under the real declaration (corrections reuse it). */
+export const transactionCompletedDetailSchema =
+  realSchemas.completed as unknown as z.ZodMiniType<TransactionCompletedDetail>;
+
+/** The detail schemas of a declaration (the real one unless given). */
+export function detailSchemas(fields: FieldDeclarations = transactionFields) {
+  if (fields === transactionFields) return realSchemas;
+  let schemas = otherSchemas.get(fields);
+  if (schemas === undefined) {
+    schemas = detailSchemasOf(fields);
+    otherSchemas.set(fields, schemas);
+  }
+  return schemas;
+}
 
 /** What a consumer's Lambda target receives, for typing handlers. */
 export type TransactionCompletedEvent = EventBridgeEvent<

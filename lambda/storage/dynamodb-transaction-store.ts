@@ -13,7 +13,7 @@ import { isSettled, settlementAttributes } from '../settle/settlement.js';
 import { keepConflictUpdate } from './conflict-update.js';
 import { storeFailure } from './store-failure.js';
 import { attributes } from './table-definition.js';
-import { transactionItem } from './transaction-item.js';
+import { fieldsVersionAttribute, transactionItem } from './transaction-item.js';
 import type { PutOutcome, TransactionRecord, TransactionStore } from './transaction-store.js';
 
 /**
@@ -55,10 +55,12 @@ export class DynamoDbTransactionStore implements TransactionStore {
       if (!(error instanceof ConditionalCheckFailedException)) throw storeFailure(error);
       const item = error.Item?.fingerprint?.S ? error.Item : await this.storedItem(record, budget);
       const extra = item.extra?.S;
+      const version = item[fieldsVersionAttribute]?.N;
       return {
         kind: 'exists',
         fingerprint: item.fingerprint?.S as string,
         ...(extra !== undefined ? { extra } : {}),
+        ...(version !== undefined ? { fieldsVersion: Number(version) } : {}),
         // An operator's decision on this very content, read from the item already in hand.
         ...(isSettled(item, record.fingerprint) ? { settled: true } : {}),
       };
@@ -108,7 +110,7 @@ export class DynamoDbTransactionStore implements TransactionStore {
             TableName: this.tableName,
             Key: { [attributes.reference]: { S: record.transaction.reference } },
             ConsistentRead: true,
-            ProjectionExpression: 'fingerprint, extra, #settlements',
+            ProjectionExpression: `fingerprint, extra, ${fieldsVersionAttribute}, #settlements`,
             ExpressionAttributeNames: { '#settlements': settlementAttributes.settlements },
           }),
           { abortSignal },

@@ -1,6 +1,13 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { Transaction } from '../callback/transaction-schema.js';
+import {
+  type FieldDeclarations,
+  fieldsVersion,
+  isNumberKind,
+  transactionFields,
+} from '../callback/transaction-fields.js';
+import { declaredMembers, type Transaction } from '../callback/transaction-schema.js';
 import { stringifyJson } from '../json/json-text.js';
+import { isJsonObject, type JsonValue, parseStrictJson } from '../json/strict-json.js';
 import { attributes, timeShards } from './table-definition.js';
 import type { TransactionRecord } from './transaction-store.js';
 
@@ -17,7 +24,7 @@ export function transactionItem(record: TransactionRecord): Item {
   return {
     [attributes.reference]: { S: record.transaction.reference },
     record: { S: 'transaction' },
-    ...transactionAttributes(record.transaction),
+    ...transactionAttributes(record.transaction, record.fields),
     ...deliveryAttributes(record),
     ...usernameKey(record.transaction.username),
     [attributes.timeShard]: { S: String(timeShard(record.transaction.reference)) },
@@ -47,29 +54,67 @@ export function conflictItem(record: TransactionRecord): Item {
     [attributes.reference]: { S: conflictKey(record.transaction.reference, record.fingerprint) },
     record: { S: 'conflict' },
     [attributes.conflictOf]: { S: record.transaction.reference },
-    transaction: { M: transactionAttributes(record.transaction) },
+    transaction: { M: transactionAttributes(record.transaction, record.fields) },
     ...deliveryAttributes(record),
   };
 }
 
-function transactionAttributes(transaction: Transaction): Item {
-  const { extra, ...known } = transaction;
-  const item: Item = {
-    id: { N: known.id },
-    username: { S: known.username },
-    firstName: { S: known.firstName },
-    lastName: { S: known.lastName },
-    amount: { N: known.amount },
-    currency: { S: known.currency },
-    type: { S: known.type },
-    status: { S: known.status },
-    reference: { S: known.reference },
-  };
-  if (known.message !== undefined) item.message = { S: known.message };
-  if (known.hash !== undefined) item.hash = { S: known.hash };
+/**
+ * The declared fields as their declaration says (exact numbers as `N`, with the canonical digits,
+ * never through a JavaScript number; the rest as `S`), then what the declaration does not define.
+ */
+function transactionAttributes(
+  transaction: Transaction,
+  fields: FieldDeclarations = transactionFields,
+): Item {
+  const values = transaction as unknown as Readonly<Record<string, string | undefined>>;
+  const item: Item = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const value = values[name];
+    if (value !== undefined) item[name] = isNumberKind(field) ? { N: value } : { S: value };
+  }
+  const { extra } = transaction;
   // JSON text rather than a map: DynamoDB refuses empty member names and deep nesting in maps,
   // and a gateway's new member must never make a valid callback unstorable.
   if (Object.keys(extra).length > 0) item.extra = { S: stringifyJson(extra) };
+  // Absent means 1: items written before versions existed need no rewrite.
+  const version = fieldsVersion(fields);
+  if (version > 1) item[fieldsVersionAttribute] = { N: String(version) };
+  return item;
+}
+
+/** The declaration version an item was validated under (see same-transaction.ts). */
+export const fieldsVersionAttribute = 'fieldsVersion';
+
+/**
+ * A stored transaction's attributes (an item, or a conflict item's `transaction` map) as
+ * `fields` reads them: members of `extra` that the declaration defines, stored before it did,
+ * become those fields, as they would be stored today; the rest of `extra` stays as it was.
+ */
+export function readTransactionAttributes(
+  stored: Readonly<Item>,
+  fields: FieldDeclarations = transactionFields,
+): Item {
+  const text = stored.extra?.S;
+  const parsed = text === undefined ? undefined : parseStrictJson(text).value;
+  if (parsed === undefined || !isJsonObject(parsed)) return { ...stored };
+  // A field the item already holds is never overwritten by an extra member of the same name.
+  const { values, rest } = declaredMembers(fields, parsed);
+  const keep: Record<string, JsonValue> = { ...rest };
+  const item: Item = { ...stored };
+  for (const [name, value] of Object.entries(values)) {
+    const field = fields[name];
+    if (field === undefined || stored[name] !== undefined) keep[name] = parsed[name] as JsonValue;
+    else item[name] = isNumberKind(field) ? { N: value } : { S: value };
+  }
+  if (Object.keys(keep).length === Object.keys(parsed).length) return item;
+  // Members in their stored order, less the ones now read as fields.
+  const remaining = Object.keys(parsed).filter((name) => Object.hasOwn(keep, name));
+  if (remaining.length > 0) {
+    item.extra = {
+      S: stringifyJson(Object.fromEntries(remaining.map((n) => [n, keep[n] as JsonValue]))),
+    };
+  } else delete item.extra;
   return item;
 }
 

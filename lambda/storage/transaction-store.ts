@@ -1,4 +1,5 @@
 import type { TimeBudget } from '../budget/time-budget.js';
+import type { FieldDeclarations } from '../callback/transaction-fields.js';
 import type { Transaction } from '../callback/transaction-schema.js';
 
 /** How the hash was judged: checked and right, absent or empty (accepted), or not checked at all. */
@@ -16,6 +17,11 @@ export interface TransactionRecord {
   readonly keyId: string;
   readonly requestId: string;
   readonly sourceIp: string;
+  /**
+   * The declaration the transaction was validated under, which says how each field is stored.
+   * @default transactionFields
+   */
+  readonly fields?: FieldDeclarations;
 }
 
 export type PutOutcome =
@@ -28,6 +34,8 @@ export type PutOutcome =
       readonly extra?: string;
       /** True when an operator already settled this record's content (`npm run settle`). */
       readonly settled?: boolean;
+      /** The declaration version the stored item was validated under; absent: 1. */
+      readonly fieldsVersion?: number;
     };
 
 /**

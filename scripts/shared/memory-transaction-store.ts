@@ -1,3 +1,4 @@
+import { fieldsVersion, transactionFields } from '../../lambda/callback/transaction-fields.js';
 import { stringifyJson } from '../../lambda/json/json-text.js';
 import type {
   PutOutcome,
@@ -14,10 +15,12 @@ export class MemoryTransactionStore implements TransactionStore {
     const stored = this.records.get(record.transaction.reference);
     if (stored) {
       const { extra } = stored.transaction;
+      const version = fieldsVersion(stored.fields ?? transactionFields);
       return {
         kind: 'exists',
         fingerprint: stored.fingerprint,
         ...(Object.keys(extra).length > 0 ? { extra: stringifyJson(extra) } : {}),
+        ...(version > 1 ? { fieldsVersion: version } : {}),
       };
     }
     this.records.set(record.transaction.reference, record);
