@@ -1,3 +1,9 @@
+import {
+  type FieldDeclarations,
+  fieldNames,
+  transactionFields,
+} from '../callback/transaction-fields.js';
+
 /**
  * The transactions table, defined once. The CDK stack, local mode and the tests all build the
  * table from this object, so the key schema and indexes cannot drift between AWS and a laptop.
@@ -43,11 +49,18 @@ export const attributes = {
 export const timeShards = 16;
 
 /**
- * What the list view, `export` and `summary` show: the username and time indexes project these
- * (plus the keys), never the raw body or the delivery's metadata, so an index write costs one
- * unit rather than a copy of the whole item.
+ * What the list view, `export` and `summary` show: the fields declared `listed`, less the table's
+ * key, which every index carries anyway. The username and time indexes project these (plus the
+ * keys), never the raw body or the delivery's metadata, so an index write costs one unit rather
+ * than a copy of the whole item.
  */
-export const listAttributes = ['id', 'username', 'amount', 'currency', 'type', 'status'] as const;
+export function listAttributesOf(fields: FieldDeclarations): string[] {
+  return fieldNames(fields, (field) => field.listed !== false).filter(
+    (name) => name !== attributes.reference,
+  );
+}
+
+export const listAttributes = listAttributesOf(transactionFields);
 
 export interface IndexDefinition {
   readonly indexName: string;
@@ -65,41 +78,58 @@ export interface TableDefinition {
 /**
  * Index names. A changed key or projection needs a new name: DynamoDB cannot alter an index in
  * place, and CloudFormation creates or deletes one index per stack update, so a new index is
- * deployed beside the one it replaces before that one is removed.
+ * deployed beside the one it replaces before that one is removed. The two list indexes project
+ * the listed fields, so a listed field declared in version N renames them (`byUserV2`): derived,
+ * so the projection and the name cannot disagree.
  */
-export const indexNames = {
-  byUser: 'byUser',
-  byTime: 'byTime',
-  byConflictOf: 'byConflictOf',
-} as const;
+export function indexNamesOf(fields: FieldDeclarations) {
+  const listedSince = Math.max(
+    ...Object.values(fields).map((field) => (field.listed === false ? 1 : field.since)),
+  );
+  const suffix = listedSince > 1 ? `V${listedSince}` : '';
+  return {
+    byUser: `byUser${suffix}`,
+    byTime: `byTime${suffix}`,
+    byConflictOf: 'byConflictOf',
+  } as const;
+}
 
-export const transactionsTable: TableDefinition = {
-  partitionKey: attributes.reference,
-  indexes: [
-    // A user's transactions, newest first.
-    {
-      indexName: indexNames.byUser,
-      partitionKey: attributes.usernameKey,
-      sortKey: attributes.receivedAt,
-      projection: listAttributes,
-    },
-    // Everything received in a time window: one range query per shard, whatever the window.
-    {
-      indexName: indexNames.byTime,
-      partitionKey: attributes.timeShard,
-      sortKey: attributes.receivedAt,
-      projection: listAttributes,
-    },
-    // Conflicting deliveries kept for audit, found by the reference they claimed. Written only
-    // when a delivery contradicts a stored one (rare), and `get` shows each whole: all projected.
-    {
-      indexName: indexNames.byConflictOf,
-      partitionKey: attributes.conflictOf,
-      sortKey: attributes.receivedAt,
-      projection: 'all',
-    },
-  ],
-};
+export const indexNames = indexNamesOf(transactionFields);
+
+/** The table for a declaration of the transaction's fields (tests: a fixture's). */
+export function transactionsTableOf(fields: FieldDeclarations): TableDefinition {
+  const indexNames = indexNamesOf(fields);
+  const listAttributes = listAttributesOf(fields);
+  return {
+    partitionKey: attributes.reference,
+    indexes: [
+      // A user's transactions, newest first.
+      {
+        indexName: indexNames.byUser,
+        partitionKey: attributes.usernameKey,
+        sortKey: attributes.receivedAt,
+        projection: listAttributes,
+      },
+      // Everything received in a time window: one range query per shard, whatever the window.
+      {
+        indexName: indexNames.byTime,
+        partitionKey: attributes.timeShard,
+        sortKey: attributes.receivedAt,
+        projection: listAttributes,
+      },
+      // Conflicting deliveries kept for audit, found by the reference they claimed. Written only
+      // when a delivery contradicts a stored one (rare), and `get` shows each whole: all projected.
+      {
+        indexName: indexNames.byConflictOf,
+        partitionKey: attributes.conflictOf,
+        sortKey: attributes.receivedAt,
+        projection: 'all',
+      },
+    ],
+  };
+}
+
+export const transactionsTable = transactionsTableOf(transactionFields);
 
 /** Every attribute the key schema and indexes use, each once (all strings). */
 export function keyAttributeNames(table: TableDefinition = transactionsTable): string[] {

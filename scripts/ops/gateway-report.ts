@@ -2,17 +2,35 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import * as z from 'zod/mini';
-import { transactionShape } from '../../lambda/callback/transaction-schema.js';
+import {
+  type FieldDeclarations,
+  type FieldName,
+  fieldNames,
+  isNumberKind,
+  type TransactionFields,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
+import { valueSchema } from '../../lambda/callback/transaction-schema.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
 import { UsageError } from '../shared/cli-errors.js';
 
 /**
- * The fields reconcile compares between a report row and what was recorded, checked by the
- * receiver's own rules for them (the receiver's conflict check compares more: its fingerprint).
+ * The fields a report row is compared on: those declared `reconciled`, checked by the receiver's
+ * own rules for them.
  */
-export const reconciledFields = ['amount', 'currency', 'type', 'status'] as const;
-export type ReconciledField = (typeof reconciledFields)[number];
+export function reconciledFields(fields: FieldDeclarations = transactionFields): string[] {
+  return fieldNames(fields, (field) => field.reconciled);
+}
+
+export type ReconciledField = {
+  [K in FieldName]: TransactionFields[K] extends { reconciled: true } ? K : never;
+}[FieldName];
+
+/**
+ * The reconciled fields by name, as text (`''` for an optional one left out). Typed by the real
+ * declaration; a fixture's declaration adds its own names at run time.
+ */
 export type ReconciledValues = Readonly<Record<ReconciledField, string>>;
 
 /** One completed transaction of the gateway's report, and the line it came from. */
@@ -32,13 +50,17 @@ export class ReportInputError extends UsageError {
   }
 }
 
-const rowSchema = z.object({
-  reference: transactionShape.reference,
-  amount: transactionShape.amount,
-  currency: transactionShape.currency,
-  type: transactionShape.type,
-  status: transactionShape.status,
-});
+/** A row's rules: the reference and the reconciled fields, each by the receiver's rule. */
+function rowSchema(fields: FieldDeclarations) {
+  const shape: Record<string, z.ZodMiniType> = {
+    reference: valueSchema(fields.reference ?? transactionFields.reference),
+  };
+  for (const name of reconciledFields(fields)) {
+    const field = fields[name] as FieldDeclarations[string];
+    shape[name] = field.required ? valueSchema(field) : z.optional(valueSchema(field));
+  }
+  return z.object(shape);
+}
 
 export type ReportFormat = 'csv' | 'jsonl';
 
@@ -51,15 +73,22 @@ export type ReportFormat = 'csv' | 'jsonl';
 export async function* readReport(
   input: Readable,
   format: ReportFormat,
+  fields: FieldDeclarations = transactionFields,
 ): AsyncGenerator<ReportRow> {
-  yield* format === 'csv' ? csvRows(input) : jsonLinesRows(input);
+  const reader = { fields, schema: rowSchema(fields) };
+  yield* format === 'csv' ? csvRows(input, reader) : jsonLinesRows(input, reader);
 }
 
-async function* csvRows(input: Readable): AsyncGenerator<ReportRow> {
+interface RowReader {
+  readonly fields: FieldDeclarations;
+  readonly schema: ReturnType<typeof rowSchema>;
+}
+
+async function* csvRows(input: Readable, reader: RowReader): AsyncGenerator<ReportRow> {
   const parser = input.pipe(
     parse({
       bom: true,
-      columns: (header: string[]) => checkedHeader(header),
+      columns: (header: string[]) => checkedHeader(header, reader.fields),
       skip_empty_lines: true,
       info: true,
     }),
@@ -69,7 +98,7 @@ async function* csvRows(input: Readable): AsyncGenerator<ReportRow> {
       record: Record<string, string>;
       info: { lines: number };
     }>) {
-      yield row(info.lines, { ...record, amount: decimal(record.amount) });
+      yield row(info.lines, withNumbers(record, reader.fields), reader.schema);
     }
   } catch (error) {
     if (error instanceof ReportInputError) throw error;
@@ -79,9 +108,10 @@ async function* csvRows(input: Readable): AsyncGenerator<ReportRow> {
   }
 }
 
-function checkedHeader(header: string[]): string[] {
+function checkedHeader(header: string[], fields: FieldDeclarations): string[] {
   const names = header.map((name) => name.trim());
-  const absent = ['reference', ...reconciledFields].filter((name) => !names.includes(name));
+  const needed = reconciledFields(fields).filter((name) => fields[name]?.required);
+  const absent = ['reference', ...needed].filter((name) => !names.includes(name));
   if (absent.length > 0) {
     throw new ReportInputError(1, `the header names no ${absent.join(', ')} column`);
   }
@@ -90,7 +120,7 @@ function checkedHeader(header: string[]): string[] {
   return names;
 }
 
-async function* jsonLinesRows(input: Readable): AsyncGenerator<ReportRow> {
+async function* jsonLinesRows(input: Readable, reader: RowReader): AsyncGenerator<ReportRow> {
   let line = 0;
   for await (const read of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
     line += 1;
@@ -105,21 +135,43 @@ async function* jsonLinesRows(input: Readable): AsyncGenerator<ReportRow> {
     }
     if (!isJsonObject(value)) throw new ReportInputError(line, 'not a JSON object');
     // Some exports write amounts as strings; the rules below still require a plain decimal.
-    const amount = typeof value.amount === 'string' ? decimal(value.amount) : value.amount;
-    yield row(line, { ...value, amount });
+    yield row(line, withNumbers(value, reader.fields), reader.schema);
   }
 }
 
-/** CSV cells are text; the amount rule expects a number's source, as the receiver sees it. */
-function decimal(text: string | undefined): JsonNumber | undefined {
-  return text === undefined ? undefined : new JsonNumber(text.trim());
+/**
+ * CSV cells, and some exports' amounts, are text; a number field's rule expects a number's
+ * source, as the receiver sees it. An empty cell is an absent value.
+ */
+function withNumbers(values: Record<string, unknown>, fields: FieldDeclarations) {
+  const read: Record<string, unknown> = { ...values };
+  for (const name of reconciledFields(fields)) {
+    const value = values[name];
+    if (!isNumberKind(fields[name] as FieldDeclarations[string]) || typeof value !== 'string') {
+      continue;
+    }
+    const text = value.trim();
+    read[name] = text === '' && !fields[name]?.required ? undefined : new JsonNumber(text);
+  }
+  return read;
 }
 
-function row(line: number, fields: Record<string, unknown>): ReportRow {
-  const result = z.safeParse(rowSchema, fields);
+function row(
+  line: number,
+  values: Record<string, unknown>,
+  schema: RowReader['schema'],
+): ReportRow {
+  const result = z.safeParse(schema, values);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`);
     throw new ReportInputError(line, problems.join('; '));
   }
-  return { line, ...result.data };
+  // An optional field the row leaves out compares as empty text, as an absent stored one does.
+  const data = result.data as Record<string, string | undefined>;
+  const compared = Object.keys(schema.def.shape).map((name) => [name, data[name] ?? '']);
+  return {
+    line,
+    ...(Object.fromEntries(compared) as ReconciledValues),
+    reference: String(data.reference),
+  };
 }

@@ -1,13 +1,15 @@
 import { BoundedTable } from '../output/bounded-table.js';
 import type { MachineShape } from '../output/machine-output.js';
-import type { ReconciledValues } from './gateway-report.js';
+import { type ReconciledValues, reconciledFields } from './gateway-report.js';
 import type { Finding, ReconcileSummary } from './reconciliation.js';
 
 /** Differences a terminal shows per kind; the rest are counted (and all are in the formats). */
 export const rowsPerKind = 20;
 
-const values = (v: ReconciledValues) => [v.amount, v.currency, v.type, v.status];
-const valueHeads = ['amount', 'currency', 'type', 'status'];
+/** The fields declared `reconciled`, as columns. */
+const valueHeads = reconciledFields();
+const values = (v: ReconciledValues) =>
+  valueHeads.map((name) => (v as Record<string, string>)[name] ?? '');
 
 /** Per kind: the table's title, its columns, and the rows of one finding. */
 const sections: {

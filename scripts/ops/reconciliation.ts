@@ -1,4 +1,9 @@
 import Big from 'big.js';
+import {
+  type FieldDeclarations,
+  isNumberKind,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { displayValue, type StoredItem, storedItem } from '../query/stored-item.js';
 import type { TimeWindow } from '../query/time-window.js';
@@ -9,12 +14,7 @@ import {
   maxKeysPerBatch,
   type QueryContext,
 } from '../query/transaction-queries.js';
-import {
-  type ReconciledField,
-  type ReconciledValues,
-  type ReportRow,
-  reconciledFields,
-} from './gateway-report.js';
+import { type ReconciledValues, type ReportRow, reconciledFields } from './gateway-report.js';
 
 /** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
 export interface RecordedTransaction extends ReconciledValues {
@@ -37,26 +37,35 @@ export interface ReconcileSources {
     references: readonly string[],
   ) => Promise<ReadonlyMap<string, RecordedTransaction>>;
   readonly conflicts: AsyncIterable<KeptConflict>;
+  /** The declaration whose `reconciled` fields are compared. @default transactionFields */
+  readonly fields?: FieldDeclarations;
 }
 
-/** The table's side of {@link ReconcileSources}: the time index, lookups by key, conflicts. */
+/**
+ * The table's side of {@link ReconcileSources}: the time index, lookups by key, conflicts, all
+ * read under the context's declaration.
+ */
 export function tableSources(
-  { client, tableName }: QueryContext,
+  { client, tableName, fields = transactionFields }: QueryContext,
   window: TimeWindow,
 ): Omit<ReconcileSources, 'report'> {
+  const recorded = recordedUnder(fields);
   return {
+    fields,
     recorded: (async function* () {
-      for await (const item of listByTime({ client, tableName }, window, {})) yield recorded(item);
+      for await (const item of listByTime({ client, tableName, fields }, window, {})) {
+        yield recorded(item);
+      }
     })(),
     lookup: async (references) => {
       const items = await itemsByReference({ client, tableName }, references);
       return new Map(
-        [...items].map(([reference, item]) => [reference, recorded(storedItem(item))]),
+        [...items].map(([reference, item]) => [reference, recorded(storedItem(item, fields))]),
       );
     },
     conflicts: (async function* () {
       for await (const raw of conflictItems({ client, tableName })) {
-        const item = storedItem(raw);
+        const item = storedItem(raw, fields);
         yield {
           ...recorded((item.transaction ?? {}) as StoredItem),
           reference: displayValue(item[attributes.conflictOf]),
@@ -68,20 +77,22 @@ export function tableSources(
   };
 }
 
-function recorded(item: StoredItem): RecordedTransaction {
-  const text = (name: string) => displayValue(item[name]);
-  return {
-    reference: text(attributes.reference),
-    receivedAt: text(attributes.receivedAt),
-    amount: text('amount'),
-    currency: text('currency'),
-    type: text('type'),
-    status: text('status'),
+/** What reconcile keeps of an item: its key, when, and the reconciled fields as text. */
+function recordedUnder(fields: FieldDeclarations) {
+  const names = reconciledFields(fields);
+  return (item: StoredItem): RecordedTransaction => {
+    const text = (name: string) => displayValue(item[name]);
+    const values = Object.fromEntries(names.map((name) => [name, text(name)])) as ReconciledValues;
+    return {
+      ...values,
+      reference: text(attributes.reference),
+      receivedAt: text(attributes.receivedAt),
+    };
   };
 }
 
 export interface FieldDifference {
-  readonly field: ReconciledField;
+  readonly field: string;
   readonly report: string;
   readonly recorded: string;
 }
@@ -129,6 +140,9 @@ export async function reconcile(
 ) {
   // One flat string per reference of the window (see packRecorded): at a million references
   // an object each would cost several times the memory.
+  const fields = sources.fields ?? transactionFields;
+  const differencesOf = differencesUnder(fields);
+  const { packRecorded, unpackRecorded } = packing(fields);
   const window = new Map<string, string>();
   for await (const transaction of sources.recorded) {
     window.set(transaction.reference, packRecorded(transaction));
@@ -212,31 +226,43 @@ export async function reconcile(
   return counts;
 }
 
-const packedFields = ['receivedAt', 'amount', 'currency', 'type', 'status'] as const;
 // The receiver checked each of these (an ISO time, a decimal, a currency code, two names): none
 // holds a NUL. An item damaged by hand that does would only show as its own mismatch.
 const separator = '\u0000';
 
-/** The recorded values as one string: `join` builds it flat (no rope of small strings). */
-function packRecorded(transaction: RecordedTransaction): string {
-  return packedFields.map((field) => transaction[field]).join(separator);
+/**
+ * The recorded values as one string (`join` builds it flat, no rope of small strings): when it
+ * was received and the fields declared reconciled, in declaration order.
+ */
+function packing(fields: FieldDeclarations) {
+  const packed = ['receivedAt', ...reconciledFields(fields)];
+  return {
+    packRecorded: (transaction: RecordedTransaction) =>
+      packed
+        .map((name) => (transaction as unknown as Record<string, string>)[name] ?? '')
+        .join(separator),
+    unpackRecorded: (reference: string, text: string): RecordedTransaction => {
+      const values = text.split(separator);
+      const record = Object.fromEntries(packed.map((name, index) => [name, values[index] ?? '']));
+      return { ...(record as unknown as RecordedTransaction), reference };
+    },
+  };
 }
 
-function unpackRecorded(reference: string, packed: string): RecordedTransaction {
-  const [receivedAt = '', amount = '', currency = '', type = '', status = ''] =
-    packed.split(separator);
-  return { reference, receivedAt, amount, currency, type, status };
-}
-
-/** Amounts compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */
-function differencesOf(report: ReconciledValues, recorded: ReconciledValues): FieldDifference[] {
-  return reconciledFields
-    .filter((field) =>
-      field === 'amount'
-        ? !sameDecimal(report.amount, recorded.amount)
-        : report[field] !== recorded[field],
-    )
-    .map((field) => ({ field, report: report[field], recorded: recorded[field] }));
+/** Numbers compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */
+function differencesUnder(fields: FieldDeclarations) {
+  const names = reconciledFields(fields);
+  return (report: ReconciledValues, recorded: ReconciledValues): FieldDifference[] => {
+    const [a, b] = [report as Record<string, string>, recorded as Record<string, string>];
+    return names
+      .filter((name) => {
+        const [x, y] = [a[name] ?? '', b[name] ?? ''];
+        return isNumberKind(fields[name] as FieldDeclarations[string])
+          ? !sameDecimal(x, y)
+          : x !== y;
+      })
+      .map((field) => ({ field, report: a[field] ?? '', recorded: b[field] ?? '' }));
+  };
 }
 
 function sameDecimal(a: string, b: string): boolean {

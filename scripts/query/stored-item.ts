@@ -1,7 +1,11 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { NumberValueImpl as NumberValue, unmarshall } from '@aws-sdk/util-dynamodb';
-import { transactionShape } from '../../lambda/callback/transaction-schema.js';
-import { listAttributes } from '../../lambda/storage/table-definition.js';
+import {
+  type FieldDeclarations,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
+import { listAttributesOf } from '../../lambda/storage/table-definition.js';
+import { readTransactionAttributes } from '../../lambda/storage/transaction-item.js';
 import { unsafeCharacter } from '../shared/terminal-text.js';
 
 /**
@@ -10,8 +14,19 @@ import { unsafeCharacter } from '../shared/terminal-text.js';
  */
 export type StoredItem = Record<string, unknown>;
 
-export function storedItem(item: Record<string, AttributeValue>): StoredItem {
-  return unmarshall(item, { wrapNumbers: true });
+/**
+ * Read under `fields` (the real declaration unless given): a field's value that an item stored
+ * before the field was declared holds as an extra member is shown as the field, in the item and
+ * in a conflict item's `transaction` (see `readTransactionAttributes`).
+ */
+export function storedItem(
+  item: Record<string, AttributeValue>,
+  fields: FieldDeclarations = transactionFields,
+): StoredItem {
+  const read = readTransactionAttributes(item, fields);
+  const inner = read.transaction?.M;
+  if (inner !== undefined) read.transaction = { M: readTransactionAttributes(inner, fields) };
+  return unmarshall(read, { wrapNumbers: true });
 }
 
 declare global {
@@ -63,7 +78,7 @@ export function displayValue(value: unknown): string {
 const leading = [
   'reference',
   'record',
-  ...Object.keys(transactionShape).filter((name) => name !== 'reference'),
+  ...Object.keys(transactionFields).filter((name) => name !== 'reference'),
   ...['extra', 'conflictOf', 'transaction', 'receivedAt', 'hashResult', 'keyId', 'requestId'],
   ...['sourceIp', 'fingerprint', 'rawBody'],
 ];
@@ -78,8 +93,10 @@ export function orderAttributes(item: StoredItem): StoredItem {
 }
 
 /** What `list`, `export` and the time and user indexes carry (not the index keys' own copies). */
-export const listFields = ['reference', 'receivedAt', ...listAttributes] as const;
+export function listFieldsOf(fields: FieldDeclarations): string[] {
+  return ['reference', 'receivedAt', ...listAttributesOf(fields)];
+}
 
-export function listRecord(item: StoredItem): StoredItem {
-  return Object.fromEntries(listFields.map((name) => [name, item[name]]));
+export function listRecord(item: StoredItem, names: readonly string[]): StoredItem {
+  return Object.fromEntries(names.map((name) => [name, item[name]]));
 }

@@ -1,26 +1,27 @@
+import {
+  type FieldDeclarations,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import type { ListingView } from '../output/listing.js';
 import { detailLines, textTable } from '../shared/text-table.js';
 import {
   displayValue,
-  listFields,
+  listFieldsOf,
   listRecord,
   orderAttributes,
   type StoredItem,
 } from './stored-item.js';
 
-/** The list view's columns: one line per transaction. */
-const listColumns = [
-  ['receivedAt', 'receivedAt'],
-  ['reference', 'reference'],
-  ['username', 'username'],
-  ['type', 'type'],
-  ['status', 'status'],
-  ['amount', 'amount (minor)'],
-  ['currency', 'cur'],
-  ['id', 'id'],
-] as const;
-const listHead = listColumns.map(([, title]) => title);
-const listRow = (item: StoredItem) => listColumns.map(([name]) => displayValue(item[name]));
+/**
+ * The list view's columns, one line per transaction: when, which reference, then the other
+ * fields declared `listed`, in declaration order, under their declared titles.
+ */
+function listColumns(fields: FieldDeclarations): (readonly [name: string, title: string])[] {
+  const listed = Object.entries(fields).flatMap(([name, field]) =>
+    field.listed === false || name === 'reference' ? [] : [[name, field.listed] as const],
+  );
+  return [['receivedAt', 'receivedAt'], ['reference', 'reference'], ...listed];
+}
 
 /** The detail view of one item: `name  value` lines, the raw body last, as received. */
 export function detailTable(item: StoredItem): string {
@@ -52,13 +53,22 @@ export function conflictsTable(
   );
 }
 
-/** `list` and `export`: a transaction as a table row, a JSON object or a CSV row. */
-export const transactionView: ListingView<StoredItem> = {
-  what: 'transactions',
-  formats: ['table', 'json', 'jsonl', 'csv'],
-  tableHead: listHead,
-  tableRows: (item) => [listRow(item)],
-  json: listRecord,
-  csvHead: listFields,
-  csvRows: (item) => [listFields.map((name) => displayValue(item[name]))],
-};
+/**
+ * `list` and `export` under a declaration (tests: a fixture's): a transaction as a table row, a
+ * JSON object or a CSV row, the columns those its fields declared `listed`.
+ */
+export function transactionViewOf(fields: FieldDeclarations): ListingView<StoredItem> {
+  const columns = listColumns(fields);
+  const listFields = listFieldsOf(fields);
+  return {
+    what: 'transactions',
+    formats: ['table', 'json', 'jsonl', 'csv'],
+    tableHead: columns.map(([, title]) => title),
+    tableRows: (item) => [columns.map(([name]) => displayValue(item[name]))],
+    json: (item) => listRecord(item, listFields),
+    csvHead: listFields,
+    csvRows: (item) => [listFields.map((name) => displayValue(item[name]))],
+  };
+}
+
+export const transactionView = transactionViewOf(transactionFields);

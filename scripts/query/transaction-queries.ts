@@ -7,7 +7,16 @@ import {
   paginateScan,
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import { attributes, indexNames, timeShards } from '../../lambda/storage/table-definition.js';
+import {
+  type TransactionFields,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
+import {
+  attributes,
+  indexNames,
+  indexNamesOf,
+  timeShards,
+} from '../../lambda/storage/table-definition.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
 
@@ -23,22 +32,33 @@ export interface QueryContext {
   readonly client: DynamoDBClient;
   readonly tableName: string;
   readonly pageSize?: number;
+  /**
+   * The declaration items are read under, which also names the list indexes; tests pass a
+   * fixture's. @default transactionFields
+   */
+  readonly fields?: TransactionFields;
 }
 
 /** The recorded transaction and every conflicting delivery kept for audit, newest first. */
 export async function getTransaction(
-  { client, tableName }: QueryContext,
+  { client, tableName, fields }: QueryContext,
   reference: string,
 ): Promise<{ transaction: StoredItem | undefined; conflicts: StoredItem[] }> {
   const key = { [attributes.reference]: { S: reference } };
   const [stored, conflicts] = await Promise.all([
     client.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true })),
     collect(
-      newestByKey({ client, tableName }, indexNames.byConflictOf, attributes.conflictOf, reference),
+      newestByKey(
+        { client, tableName, ...(fields ? { fields } : {}) },
+        indexNames.byConflictOf,
+        attributes.conflictOf,
+        reference,
+      ),
     ),
   ]);
   // Only a transaction is shown as the transaction (a conflict item's key is derived anyway).
-  const item = stored.Item?.record?.S === 'transaction' ? storedItem(stored.Item) : undefined;
+  const item =
+    stored.Item?.record?.S === 'transaction' ? storedItem(stored.Item, fields) : undefined;
   return { transaction: item, conflicts };
 }
 
@@ -50,7 +70,8 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 /** A user's transactions, newest first, from the `byUser` index. */
 export function listByUsername(context: QueryContext, username: string, filters: Filters) {
-  return newestByKey(context, indexNames.byUser, attributes.usernameKey, username, filters);
+  const { byUser } = indexNamesOf(context.fields ?? transactionFields);
+  return newestByKey(context, byUser, attributes.usernameKey, username, filters);
 }
 
 /** The items whose `attribute`, the partition key of `index`, is `value`: newest first. */
@@ -76,10 +97,11 @@ export function listByTime(
   window: TimeWindow,
   filters: Filters,
 ): AsyncGenerator<StoredItem> {
+  const { byTime } = indexNamesOf(context.fields ?? transactionFields);
   const shard = (index: number) =>
     queryItems(context, {
       TableName: context.tableName,
-      IndexName: indexNames.byTime,
+      IndexName: byTime,
       KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
       ...withFilter(
         filters,
@@ -97,7 +119,7 @@ export function listByTime(
 
 /** The whole table (`--scan`, never a fallback): a scan has no order, so it is sorted whole. */
 export async function* scanTransactions(
-  { client, tableName }: QueryContext,
+  { client, tableName, fields }: QueryContext,
   filters: Filters,
 ): AsyncGenerator<StoredItem> {
   const items: StoredItem[] = [];
@@ -110,16 +132,18 @@ export async function* scanTransactions(
       ]),
     },
   );
-  for await (const page of pages) items.push(...(page.Items ?? []).map(storedItem));
+  for await (const page of pages) {
+    items.push(...(page.Items ?? []).map((item) => storedItem(item, fields)));
+  }
   yield* items.sort(compareNewestFirst);
 }
 
 async function* queryItems(
-  { client, pageSize }: QueryContext,
+  { client, pageSize, fields }: QueryContext,
   input: QueryCommandInput,
 ): AsyncGenerator<StoredItem> {
   for await (const page of paginateQuery({ client, ...(pageSize ? { pageSize } : {}) }, input)) {
-    for (const item of page.Items ?? []) yield storedItem(item);
+    for (const item of page.Items ?? []) yield storedItem(item, fields);
   }
 }
 
@@ -226,7 +250,7 @@ export async function itemsByReference(
 
 /** The transaction items received in the window, whole, in batches of up to a hundred. */
 export async function* itemsInWindow(
-  { client, tableName }: QueryContext,
+  { client, tableName, fields }: QueryContext,
   window: TimeWindow,
 ): AsyncGenerator<Item[]> {
   let references: string[] = [];
@@ -237,7 +261,7 @@ export async function* itemsInWindow(
     references = [];
     return items.filter((item) => item !== undefined);
   };
-  for await (const entry of listByTime({ client, tableName }, window, {})) {
+  for await (const entry of listByTime({ client, tableName, fields }, window, {})) {
     if (references.push(String(entry.reference)) === maxKeysPerBatch) yield await readBack();
   }
   if (references.length > 0) yield await readBack();
