@@ -1,8 +1,18 @@
+import {
+  type FieldDeclarations,
+  isNumberKind,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
+import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { type SignOptions, signedBody } from './gateway-signer.js';
 
-/** A callback as the gateway builds it; numbers as decimal text, so ids past 2^53 stay exact. */
+/**
+ * A callback as the gateway builds it; numbers as decimal text, so ids past 2^53 stay exact.
+ * Fields a fixture's declaration adds sit beside the real ones, by name.
+ */
 export interface GatewayTransaction {
+  readonly [field: string]: string | undefined;
   readonly id: string;
   readonly username: string;
   readonly firstName: string;
@@ -38,18 +48,25 @@ export function sampleTransaction(overrides: Partial<GatewayTransaction> = {}): 
 
 const plainDecimal = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
-/** The body the gateway POSTs: compact JSON, members in its order (docs/callback-hash.md). */
+/**
+ * The body the gateway POSTs: compact JSON, members in its order (docs/callback-hash.md), which is
+ * the declaration's; number fields written as bare digits.
+ */
 export function callbackBody(
   t: GatewayTransaction,
   key: string,
   options: Pick<SignOptions, 'hash' | 'wire'> = {},
+  fields: FieldDeclarations = transactionFields,
 ): string {
-  // Written unquoted into the JSON text, so they must be plain decimals.
-  if (!plainDecimal.test(t.id) || !plainDecimal.test(t.amount)) {
-    throw new Error(`id and amount must be plain decimals, got ${t.id} and ${t.amount}`);
+  const members: Record<string, SerializableValue> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const value = t[name];
+    if (value === undefined) continue;
+    // Written unquoted into the JSON text, so they must be plain decimals.
+    if (isNumberKind(field) && !plainDecimal.test(value)) {
+      throw new Error(`number fields must be plain decimals, got ${name} ${value}`);
+    }
+    members[name] = isNumberKind(field) ? new JsonNumber(value) : value;
   }
-  const { username, firstName, lastName, currency, type, status, message, reference } = t;
-  const [id, amount] = [new JsonNumber(t.id), new JsonNumber(t.amount)];
-  const members = { id, username, firstName, lastName, amount, currency, type, status, message };
-  return signedBody({ ...members, reference }, key, options);
+  return signedBody(members, key, options);
 }

@@ -1,3 +1,9 @@
+import {
+  type FieldDeclaration,
+  type FieldDeclarations,
+  type FieldName,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import type { GatewayTransaction } from '../shared/gateway-callback.js';
 import type { Random } from '../shared/seeded-random.js';
 
@@ -26,29 +32,89 @@ const rejectMessages = [
   'Günlük limit aşıldı',
 ];
 
+/** What one transaction's samples share: its status, its place in the id sequence, its user. */
+interface SampleContext {
+  readonly random: Random;
+  readonly status: 'Confirm' | 'Reject';
+  readonly nextId: bigint;
+  /** The transaction's user, picked on first use. */
+  readonly user: () => ReturnType<typeof user>;
+}
+
+/**
+ * How the simulator samples each declared field, called in declaration order (the gateway's).
+ * A field the declaration gains fails the build here until it is given a sampler or a
+ * deliberate `byKind`.
+ */
+const samplers = {
+  // A tenth from a gateway shard that hands out 19-digit ids, beyond a double's exact range.
+  id: ({ random, nextId }) => (random.chance(0.1) ? `9${random.digits(18)}` : nextId.toString()),
+  username: ({ user }) => user().username,
+  firstName: ({ user }) => user().firstName,
+  lastName: ({ user }) => user().lastName,
+  amount: ({ random }) => amount(random),
+  currency: ({ random }) => random.weighted({ TRY: 11, USD: 4, EUR: 3, GBP: 2 }),
+  type: ({ random }) => random.weighted({ Deposit: 6, Withdrawal: 4 }),
+  status: ({ status }) => status,
+  message: ({ random, status }) =>
+    random.pick(status === 'Confirm' ? confirmMessages : rejectMessages),
+  reference: ({ random }) => uuid(random),
+  // The gateway's signer computes it over the rest (gateway-signer.ts).
+  hash: () => undefined,
+} satisfies Record<FieldName, (context: SampleContext) => string | undefined>;
+
+/**
+ * A field with no sampler of its own (a fixture declaration's new field): a value of its kind,
+ * present in half the transactions when it is optional.
+ */
+export function byKind(field: FieldDeclaration, random: Random): string | undefined {
+  if (!field.required && random.chance(0.5)) return undefined;
+  switch (field.kind) {
+    case 'integer':
+      return String(random.int(0, 1_000_000));
+    case 'decimal':
+      return `${random.int(0, 9_999)}.${String(random.int(0, 99)).padStart(2, '0')}`;
+    case 'enumeration':
+      return random.pick(field.values ?? ['']);
+    case 'text':
+      return `sample ${random.digits(6)}`;
+  }
+}
+
 /**
  * Callbacks that look like a Turkish payment gateway's traffic: mostly TRY, Turkish names with
  * ç ğ ı İ ö ş ü, some European, Greek, Japanese and Russian ones, an apostrophe and a quote here
  * and there, a tenth of the ids beyond 2^53, and users who come back for several transactions.
+ * Every field of `fields` (the real declaration unless given) is sampled.
  */
-export function generateTransactions(random: Random, count: number): GatewayTransaction[] {
+export function generateTransactions(
+  random: Random,
+  count: number,
+  fields: FieldDeclarations = transactionFields,
+): GatewayTransaction[] {
   // Few enough users that most have several transactions, as `query list --username` shows.
   const users = Array.from({ length: Math.max(5, Math.ceil(count / 8)) }, () => user(random));
   let nextId = BigInt(random.int(1_000_000, 90_000_000));
   return Array.from({ length: count }, () => {
     const status = random.weighted({ Confirm: 17, Reject: 3 });
     nextId += BigInt(random.int(1, 7));
-    return {
-      // A tenth from a gateway shard that hands out 19-digit ids, beyond a double's exact range.
-      id: random.chance(0.1) ? `9${random.digits(18)}` : nextId.toString(),
-      ...random.pick(users),
-      amount: amount(random),
-      currency: random.weighted({ TRY: 11, USD: 4, EUR: 3, GBP: 2 }),
-      type: random.weighted({ Deposit: 6, Withdrawal: 4 }),
+    let picked: ReturnType<typeof user> | undefined;
+    const context: SampleContext = {
+      random,
       status,
-      message: random.pick(status === 'Confirm' ? confirmMessages : rejectMessages),
-      reference: uuid(random),
+      nextId,
+      user: () => {
+        picked ??= random.pick(users);
+        return picked;
+      },
     };
+    const transaction: Record<string, string> = {};
+    for (const [name, field] of Object.entries(fields)) {
+      const sampler = Object.hasOwn(samplers, name) ? samplers[name as FieldName] : undefined;
+      const value = sampler ? sampler(context) : byKind(field, random);
+      if (value !== undefined) transaction[name] = value;
+    }
+    return transaction as GatewayTransaction;
   });
 }
 
