@@ -98,7 +98,7 @@ export const transactionFields = {
     listed: 'amount (minor)',
     reconciled: true,
     since: 1,
-    rule: `${numberRule('decimal', '`1050.70`, `1.0E7`, `1e+16`')}; in minor units (cents, kuruş)`,
+    rule: numberRule('decimal in minor units (cents, kuruş)', '`1050.70`, `1.0E7`, `1e+16`'),
   },
   currency: {
     kind: 'text',
