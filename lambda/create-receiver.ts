@@ -2,6 +2,7 @@ import type { DynamoDBClient, DynamoDBClientConfig } from '@aws-sdk/client-dynam
 import { type KeyProvider, staticKeys } from './auth/accepted-keys.js';
 import { secretKeys } from './auth/secret-keys.js';
 import { receiveCallback } from './callback/receive-callback.js';
+import type { TransactionFields } from './callback/transaction-fields.js';
 import type { Config } from './config/config.js';
 import { type CallbackHandler, callbackHttpHandler } from './http/callback-http-handler.js';
 import { createLogger } from './observability/telemetry.js';
@@ -30,6 +31,8 @@ export interface ReceiverParts {
   /** @default from `config.apiKeys`: the listed keys, or the Secrets Manager secret */
   readonly keys?: KeyProvider;
   readonly now?: () => Date;
+  /** The transaction's declaration: tests pass a fixture's. @default transactionFields */
+  readonly fields?: TransactionFields;
 }
 
 export interface Receiver {
@@ -62,7 +65,11 @@ export function createReceiver(config: Config, parts: ReceiverParts = {}): Recei
     });
   const handler = callbackHttpHandler({
     keys: parts.keys ?? keysOf(config),
-    receive: receiveCallback({ store, hashMode: config.hashMode }),
+    receive: receiveCallback({
+      store,
+      hashMode: config.hashMode,
+      ...(parts.fields ? { fields: parts.fields } : {}),
+    }),
     refusals,
     logger: createLogger(config.telemetry),
     telemetry: config.telemetry,

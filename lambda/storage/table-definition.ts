@@ -83,10 +83,7 @@ export interface TableDefinition {
  * so the projection and the name cannot disagree.
  */
 export function indexNamesOf(fields: FieldDeclarations) {
-  const listedSince = Math.max(
-    ...Object.values(fields).map((field) => (field.listed === false ? 1 : field.since)),
-  );
-  const suffix = listedSince > 1 ? `V${listedSince}` : '';
+  const suffix = listedSince(fields) > 1 ? `V${listedSince(fields)}` : '';
   return {
     byUser: `byUser${suffix}`,
     byTime: `byTime${suffix}`,
@@ -94,12 +91,27 @@ export function indexNamesOf(fields: FieldDeclarations) {
   } as const;
 }
 
+/** The newest version among the listed fields. */
+function listedSince(fields: FieldDeclarations): number {
+  return Math.max(
+    ...Object.values(fields).map((field) => (field.listed === false ? 1 : field.since)),
+  );
+}
+
 export const indexNames = indexNamesOf(transactionFields);
 
-/** The table for a declaration of the transaction's fields (tests: a fixture's). */
+/**
+ * The table for a declaration of the transaction's fields (tests: a fixture's). Once a listed
+ * field was declared after version 1, the list indexes also carry `extra`: items stored before
+ * hold that field's value there, and the list view reads it out as the field (lossless, at the
+ * cost of the extra members' bytes in each index entry that has any).
+ */
 export function transactionsTableOf(fields: FieldDeclarations): TableDefinition {
   const indexNames = indexNamesOf(fields);
-  const listAttributes = listAttributesOf(fields);
+  const listAttributes = [
+    ...listAttributesOf(fields),
+    ...(listedSince(fields) > 1 ? ['extra'] : []),
+  ];
   return {
     partitionKey: attributes.reference,
     indexes: [

@@ -20,6 +20,7 @@ import {
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
 import { describe, inject, vi } from 'vitest';
+import type { TableDefinition } from '../../lambda/storage/table-definition.js';
 import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
 
 /**
@@ -90,8 +91,11 @@ export interface TestTable {
  * A new, uniquely named table built from the shared definition (same keys and indexes as the
  * stack), ACTIVE when returned. Each suite gets its own, so suites and engines never share data.
  */
-export async function createTestTable(engine: Engine): Promise<TestTable> {
-  return createTable(engine, createTableInput(`test-${randomUUID()}`));
+export async function createTestTable(
+  engine: Engine,
+  definition?: TableDefinition,
+): Promise<TestTable> {
+  return createTable(engine, createTableInput(`test-${randomUUID()}`, definition));
 }
 
 /** A new refusals table (see lambda/refusals/refusals-table.ts), ACTIVE when returned. */

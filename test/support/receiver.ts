@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { vi } from 'vitest';
 import { type KeyProvider, staticKeys } from '../../lambda/auth/accepted-keys.js';
+import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { type Config, type HashMode, loadConfig } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
@@ -16,6 +17,8 @@ interface ReceiverOptions {
   /** @default refusals kept in memory */
   readonly refusals?: RefusalStore;
   readonly timeBudgetMarginMs?: number;
+  /** The transaction's declaration: a fixture's, for a field the real one lacks. */
+  readonly fields?: TransactionFields;
 }
 
 /**
@@ -44,6 +47,7 @@ export function receiverWith(store: TransactionStore, options: ReceiverOptions =
   });
   const { handler } = createReceiver(config, {
     store,
+    ...(options.fields ? { fields: options.fields } : {}),
     refusals: options.refusals ?? new MemoryRefusalStore(),
     keys: Array.isArray(keys) ? staticKeys(keys) : keys,
   });

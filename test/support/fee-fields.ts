@@ -1,0 +1,27 @@
+import {
+  type FieldDeclarations,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
+import { transactionsTableOf } from '../../lambda/storage/table-definition.js';
+
+/**
+ * A FIXTURE declaration, not the product's: the real transaction plus the change a gateway
+ * makes most often, an optional decimal `fee` added in version 2 and used everywhere a field can
+ * be (compared, published, listed, reconciled). Tests follow it through every consumer.
+ */
+export const feeFields = {
+  ...transactionFields,
+  fee: {
+    kind: 'decimal',
+    required: false,
+    fingerprinted: true,
+    published: true,
+    listed: 'fee',
+    reconciled: true,
+    since: 2,
+    rule: 'optional non-negative decimal: what the gateway charged, in minor units',
+  },
+} as const satisfies FieldDeclarations;
+
+/** The transactions table as the fixture declaration defines it (list indexes `…V2`). */
+export const feeTable = transactionsTableOf(feeFields);
