@@ -9,6 +9,7 @@ import type {
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { conflictItem, transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { HashResult } from '../../lambda/storage/transaction-store.js';
+import { feeFields } from '../support/fee-fields.js';
 import { transaction } from '../support/fixtures.js';
 import { recordOf, streamRecord } from './stream-records.js';
 
@@ -172,6 +173,31 @@ describe('eventForRecord', () => {
     delete record.dynamodb?.NewImage;
 
     expect(() => eventForRecord(record)).toThrow(/NEW_IMAGE/);
+  });
+});
+
+describe('eventForRecord under a declaration that adds a field (fixture: fee, version 2)', () => {
+  it('publishes the added decimal as decimal text, checked by its rule', () => {
+    const record = recordOf(transaction({ fee: new JsonNumber('0.10') }), {}, feeFields);
+    const item = transactionItem(record);
+
+    const event = eventForRecord(streamRecord('INSERT', item), feeFields);
+    const broken = () =>
+      eventForRecord(streamRecord('INSERT', { ...item, fee: { N: '-1' } }), feeFields);
+
+    expect(event?.detail).toMatchObject({ fee: '0.1', extra: {} });
+    expect(JSON.parse(putEventsEntry(defined(event), 'bus').Detail ?? '')).toMatchObject({
+      fee: '0.1',
+    });
+    expect(broken).toThrow(/fee: must be a non-negative decimal/);
+  });
+
+  it('publishes a conflict stored before the field was declared with its extra member as the field', () => {
+    const item = conflictItem(recordOf(transaction({ fee: new JsonNumber('2.50'), channel: 'x' })));
+
+    const event = eventForRecord(streamRecord('INSERT', item), feeFields);
+
+    expect(event?.detail).toMatchObject({ fee: '2.5', extra: { channel: 'x' } });
   });
 });
 

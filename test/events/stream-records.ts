@@ -1,5 +1,9 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import { fingerprint } from '../../lambda/callback/fingerprint.js';
+import {
+  type TransactionFields,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import { validateTransaction } from '../../lambda/callback/transaction-schema.js';
 import { type SerializableValue, stringifyJson } from '../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
@@ -12,17 +16,22 @@ import type { TransactionRecord } from '../../lambda/storage/transaction-store.j
  * records the engine itself produced.
  */
 
-/** What the receiver records for a body, exactly as `receiveCallback` builds it. */
+/**
+ * What the receiver records for a body, exactly as `receiveCallback` builds it, under a
+ * declaration (the real one unless given).
+ */
 export function recordOf(
   fields: Record<string, SerializableValue>,
   delivery: Partial<Omit<TransactionRecord, 'transaction' | 'fingerprint'>> = {},
+  declaration: TransactionFields = transactionFields,
 ): TransactionRecord {
   const rawBody = delivery.rawBody ?? stringifyJson(fields);
-  const validation = validateTransaction(parseStrictJson(rawBody).value);
+  const validation = validateTransaction(parseStrictJson(rawBody).value, declaration);
   if (!validation.success) throw new Error(`invalid fixture: ${JSON.stringify(validation.errors)}`);
   return {
     transaction: validation.transaction,
-    fingerprint: fingerprint(validation.transaction),
+    fingerprint: fingerprint(validation.transaction, declaration),
+    fields: declaration,
     rawBody,
     receivedAt: '2025-03-14T09:26:53.589Z',
     hashResult: 'verified',

@@ -6,6 +6,7 @@ import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { type SerializableValue, stringifyJson } from '../../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
 import { signedBody } from '../../../scripts/shared/gateway-signer.js';
+import { feeFields } from '../../support/fee-fields.js';
 import { transaction } from '../../support/fixtures.js';
 
 function fingerprintOf(body: string): string {
@@ -78,5 +79,25 @@ describe('fingerprint', () => {
     expect(fingerprintOf(stringifyJson(withoutMessage))).not.toBe(
       fingerprintOf(stringifyJson({ ...fields, message: '' })),
     );
+  });
+
+  describe('under a declaration that adds an optional field (fixture: fee, version 2)', () => {
+    const under = (body: Record<string, SerializableValue>, version?: number) => {
+      const result = validateTransaction(parseStrictJson(stringifyJson(body)).value, feeFields);
+      if (!result.success) throw new Error('invalid fixture');
+      return fingerprint(result.transaction, feeFields, version);
+    };
+    const { channel: _channel, ...plain } = fields;
+
+    it('is unchanged for a transaction without the field, so items stored before still match', () => {
+      expect(under(plain)).toBe(fingerprintOf(stringifyJson(plain)));
+    });
+
+    it('covers the field by value, and leaves it out for the version before it', () => {
+      const withFee = { ...plain, fee: new JsonNumber('12.50') };
+      expect(under(withFee)).toBe(under({ ...plain, fee: new JsonNumber('1.25e1') }));
+      expect(under(withFee)).not.toBe(under({ ...plain, fee: 13 }));
+      expect(under(withFee, 1)).toBe(fingerprintOf(stringifyJson(plain)));
+    });
   });
 });

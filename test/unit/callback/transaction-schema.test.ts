@@ -3,6 +3,7 @@ import { validateTransaction } from '../../../lambda/callback/transaction-schema
 import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { type SerializableValue, stringifyJson } from '../../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
+import { feeFields } from '../../support/fee-fields.js';
 import { transaction } from '../../support/fixtures.js';
 
 function validate(fields: Record<string, SerializableValue>) {
@@ -129,5 +130,26 @@ describe('transaction schema', () => {
     const text = JSON.stringify(result);
     expect(text).not.toContain('12345678');
     expect(text).not.toContain('secret-ish');
+  });
+
+  it('validates a field a declaration adds by its kind, and no longer keeps it as extra', () => {
+    const under = (fields: Record<string, SerializableValue>) =>
+      validateTransaction(parseStrictJson(stringifyJson(fields)).value, feeFields);
+
+    const accepted = under(transaction({ fee: new JsonNumber('12.50'), channel: 'web' }));
+    const refused = under(transaction({ fee: -1 }));
+    const text = under(transaction({ fee: '12.50' }));
+
+    expect(accepted.success && accepted.transaction).toMatchObject({
+      fee: '12.5',
+      extra: { channel: 'web' },
+    });
+    expect(under(transaction()).success).toBe(true);
+    expect(refused.success || refused.errors).toEqual([
+      { field: 'fee', message: 'must be a non-negative decimal of at most 38 digits' },
+    ]);
+    expect(text.success || text.errors).toEqual([
+      { field: 'fee', message: 'must be a JSON number' },
+    ]);
   });
 });
