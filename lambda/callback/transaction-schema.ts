@@ -78,12 +78,6 @@ export function shapeOf(fields: FieldDeclarations): Record<string, z.ZodMiniType
   );
 }
 
-/** The real declaration's shape: the rules reconcile and the events reuse field by field. */
-export const transactionShape = shapeOf(transactionFields) as Record<
-  keyof TransactionFields,
-  FieldSchema
->;
-
 /** A validated transaction: the declared fields, plus members added by newer gateway versions. */
 export type Transaction = TransactionOf<TransactionFields>;
 
@@ -96,7 +90,8 @@ export type ValidationResult<T = Transaction> =
   | { readonly success: true; readonly transaction: T }
   | { readonly success: false; readonly errors: FieldError[] };
 
-const realSchema = z.looseObject(transactionShape);
+/** The real declaration's schema, built once at cold start as it always was. */
+const realSchema = z.looseObject(shapeOf(transactionFields));
 /** Schemas of other declarations (tests' fixtures), built once each, on first use. */
 const schemas = new WeakMap<FieldDeclarations, z.ZodMiniType>();
 

@@ -35,7 +35,7 @@ export const attributes = {
  * (each a `receivedAt` range, plus pagination), read in parallel and merged newest first.
  *
  * Why 16, at 5,000 callbacks a second:
- * - An index entry holds the keys and the list attributes only (see {@link listAttributes}):
+ * - An index entry holds the keys and the list attributes only (see {@link listAttributesOf}):
  *   about 200 bytes for a typical transaction (+100 bytes of DynamoDB's per-entry overhead),
  *   under 1 KB, so one write unit per callback whatever the body's size.
  * - 5,000 callbacks/s x 1 WCU = 5,000 WCU/s on the index. One partition key value takes at
@@ -59,8 +59,6 @@ export function listAttributesOf(fields: FieldDeclarations): string[] {
     (name) => name !== attributes.reference,
   );
 }
-
-export const listAttributes = listAttributesOf(transactionFields);
 
 export interface IndexDefinition {
   readonly indexName: string;
