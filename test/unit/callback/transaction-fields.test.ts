@@ -5,6 +5,7 @@ import {
   fieldsVersion,
   transactionFields,
 } from '../../../lambda/callback/transaction-fields.js';
+import { listAttributesOf } from '../../../lambda/storage/table-definition.js';
 import { feeFields } from '../../support/fee-fields.js';
 
 const declared = Object.entries(transactionFields) as [string, FieldDeclaration][];
@@ -42,5 +43,11 @@ describe('the transaction fields declaration', () => {
     for (const [name, field] of declared) {
       if (field.listed !== false || field.reconciled) expect.soft(field.published, name).toBe(true);
     }
+  });
+
+  it('lists what `summary` groups and sums by, since it reads only the list indexes', () => {
+    expect(listAttributesOf(transactionFields)).toEqual(
+      expect.arrayContaining(['amount', 'currency', 'type', 'status']),
+    );
   });
 });
