@@ -80,7 +80,7 @@ export interface TableDefinition {
  * the listed fields, so a listed field declared in version N renames them (`byUserV2`): derived,
  * so the projection and the name cannot disagree.
  */
-export function indexNamesOf(fields: FieldDeclarations) {
+export function indexNamesOf(fields: FieldDeclarations = transactionFields) {
   const suffix = listedSince(fields) > 1 ? `V${listedSince(fields)}` : '';
   return {
     byUser: `byUser${suffix}`,

@@ -7,16 +7,8 @@ import {
   paginateScan,
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import {
-  type TransactionFields,
-  transactionFields,
-} from '../../lambda/callback/transaction-fields.js';
-import {
-  attributes,
-  indexNames,
-  indexNamesOf,
-  timeShards,
-} from '../../lambda/storage/table-definition.js';
+import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
+import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
 
@@ -49,8 +41,8 @@ export async function getTransaction(
     client.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true })),
     collect(
       newestByKey(
-        { client, tableName, ...(fields ? { fields } : {}) },
-        indexNames.byConflictOf,
+        { client, tableName, fields },
+        indexNamesOf().byConflictOf,
         attributes.conflictOf,
         reference,
       ),
@@ -70,7 +62,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 /** A user's transactions, newest first, from the `byUser` index. */
 export function listByUsername(context: QueryContext, username: string, filters: Filters) {
-  const { byUser } = indexNamesOf(context.fields ?? transactionFields);
+  const { byUser } = indexNamesOf(context.fields);
   return newestByKey(context, byUser, attributes.usernameKey, username, filters);
 }
 
@@ -97,7 +89,7 @@ export function listByTime(
   window: TimeWindow,
   filters: Filters,
 ): AsyncGenerator<StoredItem> {
-  const { byTime } = indexNamesOf(context.fields ?? transactionFields);
+  const { byTime } = indexNamesOf(context.fields);
   const shard = (index: number) =>
     queryItems(context, {
       TableName: context.tableName,
@@ -282,7 +274,7 @@ export async function* conflictItems(
   };
   for await (const page of paginateScan(
     { client },
-    { TableName: tableName, IndexName: indexNames.byConflictOf, ...inWindow },
+    { TableName: tableName, IndexName: indexNamesOf().byConflictOf, ...inWindow },
   )) {
     yield* page.Items ?? [];
   }
