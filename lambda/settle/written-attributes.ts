@@ -1,4 +1,4 @@
-import { transactionShape } from '../callback/transaction-schema.js';
+import { transactionFields } from '../callback/transaction-fields.js';
 import { attributes } from '../storage/table-definition.js';
 import { settlementAttributes } from './settlement.js';
 
@@ -7,7 +7,7 @@ import { settlementAttributes } from './settlement.js';
  * the members outside it). The key, `reference`, is never rewritten.
  */
 export const contentAttributes: readonly string[] = [
-  ...Object.keys(transactionShape),
+  ...Object.keys(transactionFields),
   'extra',
 ].filter((name) => name !== attributes.reference);
 

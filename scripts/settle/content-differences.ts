@@ -1,6 +1,6 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { differingMembers } from '../../lambda/callback/extra-members.js';
-import { transactionShape } from '../../lambda/callback/transaction-schema.js';
+import { transactionFields } from '../../lambda/callback/transaction-fields.js';
 import { stringifyJson } from '../../lambda/json/json-text.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
 
@@ -18,7 +18,7 @@ export interface ContentDifference {
  * The interface's fields, from the receiver's schema. `hash` is left out: it differs whenever the
  * key does, says nothing about the transaction, and is a digest an operator has no use for.
  */
-const comparedFields = Object.keys(transactionShape).filter((name) => name !== 'hash');
+const comparedFields = Object.keys(transactionFields).filter((name) => name !== 'hash');
 
 /**
  * Field by field, what the received content says that the stored one does not: every field of
