@@ -7,9 +7,11 @@ import { type SerializableValue, stringifyJson } from '../../lambda/json/json-te
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { readReport } from '../../scripts/ops/gateway-report.js';
 import { type Finding, reconcile, tableSources } from '../../scripts/ops/reconciliation.js';
+import { writeListing } from '../../scripts/output/listing.js';
+import type { OutputFormat } from '../../scripts/output/output-options.js';
 import { displayValue } from '../../scripts/query/stored-item.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
-import { type ListFormat, writeItems } from '../../scripts/query/transaction-output.js';
+import { transactionViewOf } from '../../scripts/query/transaction-output.js';
 import { getTransaction, listByTime } from '../../scripts/query/transaction-queries.js';
 import { streamRecord } from '../events/stream-records.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
@@ -48,10 +50,11 @@ describe.each(engines)('a field added in a later declaration version, on %s', (e
       new Date(Date.now() - 60_000).toISOString(),
       new Date(Date.now() + 60_000).toISOString(),
     );
-  const listed = async (format: ListFormat) => {
+  const listed = async (format: OutputFormat) => {
     const out = new PassThrough();
     const written = text(out);
-    await writeItems(listByTime(context, window(), {}), format, out, feeFields);
+    const view = transactionViewOf(feeFields);
+    await writeListing(listByTime(context, window(), {}), view, { format }, {}, out);
     out.end();
     return written;
   };
@@ -63,7 +66,9 @@ describe.each(engines)('a field added in a later declaration version, on %s', (e
         report: readReport(Readable.from([lines]), 'jsonl', feeFields),
         ...tableSources(context, window()),
       },
-      (finding) => findings.push(finding),
+      (finding) => {
+        findings.push(finding);
+      },
     );
     return { summary, findings };
   };
