@@ -228,7 +228,9 @@ describe('stopping local mode', () => {
     );
     expect(listed.code, listed.stderr).toBe(0);
     const stored = new Set(
-      parseExact<{ reference: string }[]>(listed.stdout).map((item) => item.reference),
+      parseExact<{ items: { reference: string }[] }>(listed.stdout).items.map(
+        (item) => item.reference,
+      ),
     );
     const lost = acknowledged.filter((reference) => !stored.has(reference));
     expect(lost).toEqual([]);
