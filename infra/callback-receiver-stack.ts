@@ -86,7 +86,7 @@ export class CallbackReceiverStack extends Stack {
     }).table;
 
     // Authenticated deliveries refused for their content, apart from the transactions: no
-    // stream, no index, TTL (see constructs/refusals-table.ts).
+    // stream, one index of its own, TTL (see constructs/refusals-table.ts).
     this.refusalsTable = new RefusalsTable(this, 'Refusals', {
       encryptionKey: this.encryptionKey,
     }).table;
@@ -103,6 +103,7 @@ export class CallbackReceiverStack extends Stack {
       secretArn: apiKeys.grantArn,
       secretId: apiKeys.secretId,
       hashMode: settings.hashMode,
+      refusalsKeptPerMinute: settings.refusalsKeptPerMinute,
       encryptionKey: this.encryptionKey,
       secretKeyArn: settings.existingSecretKeyArn,
       logRetention,

@@ -1,6 +1,7 @@
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { hashModes } from '../lambda/config/config.js';
+import { defaultRefusalsKeptPerMinute } from '../lambda/refusals/refusal-limits.js';
 
 /**
  * Every option a deployment can choose, declared once: its name, the type and default shown in
@@ -194,6 +195,15 @@ export const deploymentOptions = {
     default: '`20`',
     meaning: '401 + 403 answers in 5 minutes that raise the auth-failure alarm',
     schema: positiveInteger.default(20),
+  }),
+  refusalsKeptPerMinute: option({
+    type: 'integer per minute',
+    default: `\`${defaultRefusalsKeptPerMinute}\``,
+    meaning:
+      'New refused bodies kept for audit per minute, across all instances; past it a refusal is ' +
+      'answered as usual but not kept, counted in `RefusalsNotKept` (alarm). Repeats of a kept ' +
+      'body are always counted',
+    schema: positiveInteger.default(defaultRefusalsKeptPerMinute),
   }),
   terminationProtection: option({
     type: 'boolean',

@@ -61,6 +61,7 @@ export function createReceiver(config: Config, parts: ReceiverParts = {}): Recei
     parts.refusals ??
     new DynamoDbRefusalStore(dynamoDb(), config.refusals.tableName, {
       retentionDays: config.refusals.retentionDays,
+      keptPerMinute: config.refusals.keptPerMinute,
       attempts,
     });
   const handler = callbackHttpHandler({

@@ -15,5 +15,5 @@ const forgetful: TransactionStore = {
 
 export const handler = createReceiver(loadConfig(process.env), {
   store: forgetful,
-  refusals: { keep: async () => {} },
+  refusals: { keep: async () => 'kept' as const },
 }).handler;

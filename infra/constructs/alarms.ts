@@ -15,6 +15,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import * as z from 'zod';
+import { refusalMetrics } from '../../lambda/observability/metric-names.js';
 import { acknowledgeFinding } from '../nag.js';
 import { alarmToTopic } from './alarm-to-topic.js';
 import { checkProps } from './checked-props.js';
@@ -177,6 +178,23 @@ export class Alarms extends Construct {
       description:
         'The API keys could not be read from Secrets Manager: callbacks get 503 + Retry-After ' +
         'and nothing is recorded. Check the secret, its key policy and the function role.',
+    });
+    // The minute's bound on kept refusals was reached: a caller with a valid key is sending many
+    // distinct refused bodies (a broken integration, or a leaked key). The refusals were answered
+    // as usual but are not kept for audit. Emitted only when it happens: FILL brings it back to OK.
+    add('RefusalsNotKept', {
+      metric: new MathExpression({
+        expression: 'FILL(notKept, 0)',
+        usingMetrics: { notKept: serviceMetric(this, refusalMetrics.notKept, { period }) },
+        label: 'Refusals not kept (over the per-minute bound)',
+        period,
+      }),
+      threshold: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      description:
+        'Refused deliveries were not kept for audit: more new refused bodies per minute than ' +
+        'refusalsKeptPerMinute allows. The sender has a valid key; see query refused and the ' +
+        'function log (kept: false).',
     });
     // Two sparse sums: FILL each, or a window with 401s only (no 403 point) would add to nothing.
     add('AuthFailureSpike', {

@@ -53,6 +53,11 @@ export interface ReceiverFunctionProps {
   readonly secretKeyArn?: string;
   readonly logRetention: RetentionDays;
   /**
+   * New refused bodies kept per minute (`REFUSALS_KEPT_PER_MINUTE`).
+   * @default 120 (the function's own default)
+   */
+  readonly refusalsKeptPerMinute?: number;
+  /**
    * Concurrent executions reserved for, and capped at, the receiver.
    * @default - the account's unreserved pool
    */
@@ -90,6 +95,9 @@ export class ReceiverFunction extends Construct {
         HASH_MODE: props.hashMode ?? 'if-present',
         DYNAMODB_TIMEOUT_MS: String(dynamodbTimeoutMs),
         DYNAMODB_MAX_ATTEMPTS: String(dynamodbMaxAttempts),
+        ...(props.refusalsKeptPerMinute === undefined
+          ? {}
+          : { REFUSALS_KEPT_PER_MINUTE: String(props.refusalsKeptPerMinute) }),
       },
     });
     this.function = built;
@@ -103,7 +111,8 @@ export class ReceiverFunction extends Construct {
       ['dynamodb:PutItem', 'dynamodb:GetItem'],
       [props.table.tableArn],
     );
-    // A refusal is kept by one upsert on its body's digest; nothing else touches that table.
+    // A refusal is kept by upserts on its body's digest and on the minute's counter item; the
+    // function never reads that table.
     this.function.allow('KeepRefusals', ['dynamodb:UpdateItem'], [props.refusalsTable.tableArn]);
     this.function.allow('ReadApiKeys', ['secretsmanager:GetSecretValue'], [props.secretArn]);
     if (props.encryptionKey) {

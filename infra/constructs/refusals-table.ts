@@ -1,7 +1,7 @@
-import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
-import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import { refusalsTable, refusalsTableDefinition } from '../../lambda/refusals/refusals-table.js';
 import { keptTableProps } from './kept-table-props.js';
 
 export interface RefusalsTableProps {
@@ -16,7 +16,8 @@ export interface RefusalsTableProps {
  * Authenticated deliveries refused for their content, one item per distinct body, each deleted by
  * DynamoDB TTL after the retention period. Apart from the transactions table on purpose: no
  * stream (a refusal never becomes an event), no transaction index sees it, and TTL deletes
- * nothing where payments are recorded.
+ * nothing where payments are recorded. One index, from the shared definition local mode uses
+ * too, so the tools list and find refusals without scanning (lambda/refusals/refusals-table.ts).
  */
 export class RefusalsTable extends Construct {
   readonly table: Table;
@@ -30,5 +31,16 @@ export class RefusalsTable extends Construct {
       // refused, and refused transactions may still need settling.
       ...keptTableProps(props.encryptionKey),
     });
+    // CloudFormation adds at most one index per stack update: a second one needs a second deploy.
+    for (const index of refusalsTableDefinition.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.indexName,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+        ...(index.projection === 'all'
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+      });
+    }
   }
 }

@@ -4,10 +4,12 @@ import type { Construct } from 'constructs';
 import {
   type eventMetrics,
   type Outcome,
+  type refusalMetrics,
   serviceName,
 } from '../../lambda/observability/metric-names.js';
 
 type EventMetric = (typeof eventMetrics)[keyof typeof eventMetrics];
+type RefusalMetric = (typeof refusalMetrics)[keyof typeof refusalMetrics];
 
 /**
  * Sum of one metric the functions emit with Powertools (EMF): in the stack's namespace (its
@@ -15,7 +17,7 @@ type EventMetric = (typeof eventMetrics)[keyof typeof eventMetrics];
  */
 export function serviceMetric(
   scope: Construct,
-  name: Outcome | EventMetric,
+  name: Outcome | EventMetric | RefusalMetric,
   options: MetricOptions = {},
 ): Metric {
   return new Metric({

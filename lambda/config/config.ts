@@ -3,6 +3,7 @@ import {
   serviceName,
   telemetryEnvironment,
 } from '../observability/metric-names.js';
+import { defaultRefusalsKeptPerMinute } from '../refusals/refusal-limits.js';
 import { defaultRefusalRetentionDays, refusalsTableName } from '../refusals/refusals-table.js';
 import { type EnvironmentReader, readEnvironment } from './environment-reader.js';
 
@@ -57,7 +58,12 @@ export interface TelemetryConfig {
 export interface Config {
   readonly tableName: string;
   /** Where refused deliveries are kept, and for how many days after their last delivery. */
-  readonly refusals: { readonly tableName: string; readonly retentionDays: number };
+  readonly refusals: {
+    readonly tableName: string;
+    readonly retentionDays: number;
+    /** New refused bodies kept per minute across all instances; past it counted, not kept. */
+    readonly keptPerMinute: number;
+  };
   readonly apiKeys: ApiKeySource;
   readonly hashMode: HashMode;
   /**
@@ -106,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           read.optionalText('REFUSALS_TABLE_NAME', 'must name a table') ??
           refusalsTableName(tableName),
         retentionDays: read.positiveInt('REFUSAL_RETENTION_DAYS', defaultRefusalRetentionDays),
+        keptPerMinute: read.positiveInt('REFUSALS_KEPT_PER_MINUTE', defaultRefusalsKeptPerMinute),
       },
       apiKeys:
         keyList === ''

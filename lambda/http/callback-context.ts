@@ -13,6 +13,8 @@ export interface CallbackContext extends Context {
   budget?: TimeBudget;
   /** The accepted key the request presented; set by `authenticate` before the handler runs. */
   apiKey?: AcceptedKey;
+  /** Set by `keepRefusals` when the minute's bound left a refusal unkept; read by the outcome log. */
+  refusalNotKept?: true;
   /** What the use case recorded; set by the handler, read by the outcome log. */
   receipt?: Receipt;
 }

@@ -10,7 +10,9 @@ import { budgetOf } from './start-budget.js';
  * Keeps an authenticated delivery refused for its content before the refusal is answered, so a
  * transaction the gateway gives up on still exists here. Its `onError` runs before the problem
  * response is built: if keeping fails, the refusal becomes a 503 and the gateway retries, so
- * nothing is lost. Unauthenticated requests never reach the store (no key, nothing kept).
+ * nothing is lost. Past the minute's bound on new refusals the refusal is answered as it is,
+ * not kept, and the outcome log counts it. Unauthenticated requests never reach the store (no
+ * key, nothing kept); accepted callbacks never reach it either (no error).
  */
 export function keepRefusals(
   store: RefusalStore,
@@ -22,7 +24,8 @@ export function keepRefusals(
       if (!(error instanceof CallbackError) || !isKeptRefusal(error) || !context.apiKey) return;
       try {
         const refusal = refusedDelivery(request.event, error, context.apiKey, now());
-        await store.keep(refusal, budgetOf(context));
+        const outcome = await store.keep(refusal, budgetOf(context));
+        if (outcome === 'not-kept') context.refusalNotKept = true;
       } catch (failure) {
         const unavailable =
           failure instanceof StoreUnavailableError

@@ -3,6 +3,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CallbackError, ItemRejectedError } from '../callback/errors.js';
 import type { TelemetryConfig } from '../config/config.js';
+import { refusalMetrics } from '../observability/metric-names.js';
 import { coldStartMetric, emfMembers } from '../observability/telemetry.js';
 import type { CallbackContext } from './callback-context.js';
 
@@ -27,9 +28,9 @@ export function outcomeLog(
     level: Level,
     message: string,
     fields: object,
-    outcome?: string,
+    counted: readonly string[] = [],
   ) {
-    const counts = outcome === undefined ? [] : [outcome];
+    const counts = [...counted];
     if (coldStart) counts.push(coldStartMetric);
     coldStart = false;
     const metrics =
@@ -65,7 +66,7 @@ export function outcomeLog(
           // Names only: a redelivery that differs outside the interface is still a duplicate.
           ...(receipt.differingMembers ? { differingMembers: receipt.differingMembers } : {}),
         },
-        receipt.outcome,
+        [receipt.outcome],
       );
     },
     onError: function logRefusedCallback(request) {
@@ -80,20 +81,23 @@ export function outcomeLog(
         });
         return;
       }
-      const fields = { requestId, reference: error.reference, outcome: error.outcome, status };
+      // Past the minute's bound a refusal is answered but not kept: counted beside its outcome.
+      const notKept = request.context.refusalNotKept === true;
+      const counted = [error.outcome, ...(notKept ? [refusalMetrics.notKept] : [])];
+      const fields = {
+        requestId,
+        reference: error.reference,
+        outcome: error.outcome,
+        status,
+        ...(notKept ? { kept: false } : {}),
+      };
       if (status !== undefined && status >= 500) {
         const reason = error instanceof ItemRejectedError ? error.reason : undefined;
         const cause = describeCause(error.cause);
-        write(
-          request,
-          'error',
-          'callback not recorded',
-          { ...fields, reason, cause },
-          error.outcome,
-        );
+        write(request, 'error', 'callback not recorded', { ...fields, reason, cause }, counted);
       } else {
         const detail = error.fieldErrors ?? error.message;
-        write(request, 'warn', 'callback refused', { ...fields, detail }, error.outcome);
+        write(request, 'warn', 'callback refused', { ...fields, detail }, counted);
       }
     },
   };

@@ -45,6 +45,12 @@ export const outcomes = [
 
 export type Outcome = (typeof outcomes)[number];
 
+/**
+ * Refusals answered but not kept because the minute's bound on new refusals was reached (beside
+ * the refusal's own outcome, e.g. `Invalid`, which is counted too).
+ */
+export const refusalMetrics = { notKept: 'RefusalsNotKept' } as const;
+
 /** What the stream consumer counts (Sum per invocation). */
 export const eventMetrics = {
   published: 'EventsPublished',

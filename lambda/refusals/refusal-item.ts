@@ -1,11 +1,12 @@
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import type { RefusalRecord } from './refusal.js';
-import { refusalsTable } from './refusals-table.js';
+import { listShardOf, refusalsTable } from './refusals-table.js';
 
 /**
  * The one write that keeps a refusal: an upsert on the body's digest. The first delivery's
  * details are written only if absent (`if_not_exists`); every delivery counts itself, stamps the
- * last receive time and pushes the expiry out. One request either way, and one item per body.
+ * last receive time and pushes the expiry out. One item per body, even when two instances keep
+ * the same new body at once.
  */
 export function keepRefusalUpdate(
   tableName: string,
@@ -17,6 +18,8 @@ export function keepRefusalUpdate(
     bodyBytes: { N: String(refusal.bodyBytes) },
     bodyKept: { S: refusal.body.length < refusal.bodyBytes ? 'part' : 'whole' },
     headers: { S: JSON.stringify(refusal.headers) },
+    headersKept: { S: refusal.headersDropped > 0 ? 'part' : 'whole' },
+    headersDropped: { N: String(refusal.headersDropped) },
     status: { N: String(refusal.status) },
     problem: { S: refusal.problem },
     firstReceivedAt: { S: refusal.receivedAt.toISOString() },
@@ -38,21 +41,58 @@ export function keepRefusalUpdate(
     values[`:f${i}`] = value;
     sets.push(`#f${i} = if_not_exists(#f${i}, :f${i})`);
   }
-  names['#last'] = 'lastReceivedAt';
-  names['#expires'] = refusalsTable.expiresAt;
-  names['#deliveries'] = 'deliveries';
-  values[':last'] = { S: refusal.receivedAt.toISOString() };
-  values[':expires'] = {
-    N: String(Math.floor(refusal.receivedAt.getTime() / 1000) + retentionSeconds),
-  };
-  values[':one'] = { N: '1' };
-  sets.push('#last = :last', '#expires = :expires');
-
+  const delivery = deliveryParts(refusal, retentionSeconds);
   return {
     TableName: tableName,
     Key: { [refusalsTable.partitionKey]: { S: refusal.digest } },
-    UpdateExpression: `SET ${sets.join(', ')} ADD #deliveries :one`,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
+    UpdateExpression: `SET ${[...sets, delivery.set].join(', ')} ADD ${delivery.add}`,
+    ExpressionAttributeNames: { ...names, ...delivery.names },
+    ExpressionAttributeValues: { ...values, ...delivery.values },
+  };
+}
+
+/**
+ * One more delivery of a body that is already kept, and only then (the condition). One write
+ * either way; when the body is new, the condition fails and nothing is written.
+ */
+export function countDeliveryUpdate(
+  tableName: string,
+  refusal: RefusalRecord,
+  retentionSeconds: number,
+): UpdateItemCommandInput {
+  const delivery = deliveryParts(refusal, retentionSeconds);
+  return {
+    TableName: tableName,
+    Key: { [refusalsTable.partitionKey]: { S: refusal.digest } },
+    UpdateExpression: `SET ${delivery.set} ADD ${delivery.add}`,
+    ConditionExpression: 'attribute_exists(#digest)',
+    ExpressionAttributeNames: { ...delivery.names, '#digest': refusalsTable.partitionKey },
+    ExpressionAttributeValues: delivery.values,
+  };
+}
+
+/**
+ * What every delivery writes: counted, its last receive time stamped, its expiry pushed out, and
+ * the index partition set, so a refusal kept before the index existed is listed again from its
+ * next delivery.
+ */
+function deliveryParts(refusal: RefusalRecord, retentionSeconds: number) {
+  return {
+    set: '#last = :last, #expires = :expires, #shard = :shard',
+    add: '#deliveries :one',
+    names: {
+      '#last': refusalsTable.lastReceivedAt,
+      '#expires': refusalsTable.expiresAt,
+      '#shard': refusalsTable.listShard,
+      '#deliveries': 'deliveries',
+    },
+    values: {
+      ':last': { S: refusal.receivedAt.toISOString() },
+      ':expires': {
+        N: String(Math.floor(refusal.receivedAt.getTime() / 1000) + retentionSeconds),
+      },
+      ':shard': { S: listShardOf(refusal.digest) },
+      ':one': { N: '1' },
+    } satisfies Record<string, AttributeValue>,
   };
 }

@@ -13,8 +13,10 @@ export interface RefusalRecord {
   readonly body: Uint8Array;
   /** The size of the whole body in bytes, as received. */
   readonly bodyBytes: number;
-  /** The request headers, less the API key and any other credential. */
+  /** The request headers, less the API key and any other credential, within the caps. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Headers left out for the caps of refusal-limits.ts (0: all but credentials kept). */
+  readonly headersDropped: number;
   readonly status: number;
   /** The problem type's last part, e.g. `invalid-transaction`. */
   readonly problem: string;
@@ -28,11 +30,21 @@ export interface RefusalRecord {
   readonly sourceIp: string;
 }
 
-/** Durable keeping of refusals. Implementations throw `StoreUnavailableError` when they cannot. */
+/**
+ * What keeping did: `kept` a new body, `counted` one more delivery of a body already kept, or
+ * `not-kept` because the minute's bound on new refusals was reached (refusal-limits.ts).
+ */
+export type KeepOutcome = 'kept' | 'counted' | 'not-kept';
+
+/**
+ * Durable keeping of refusals. Implementations throw `StoreUnavailableError` when they cannot
+ * tell: a failed counter is answered like a failed write, never as "over the bound".
+ */
 export interface RefusalStore {
   /**
    * Keeps the refusal, or, when the same body is already kept, counts one more delivery of it
-   * and extends its retention: one item per distinct body, however often it is sent.
+   * and extends its retention: one item per distinct body, however often it is sent. A new body
+   * past the minute's bound is not kept.
    */
-  keep(refusal: RefusalRecord, budget?: TimeBudget): Promise<void>;
+  keep(refusal: RefusalRecord, budget?: TimeBudget): Promise<KeepOutcome>;
 }

@@ -12,8 +12,9 @@ import { listConflicts } from '../settle/reference-state.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { conflictsText } from './conflict-output.js';
-import { listRefusals, refusalView } from './kept-refusals.js';
+import { listRefusals } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';
+import { refusalView } from './refusal-view.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
@@ -169,7 +170,8 @@ withTableOptions(
   await withTarget(
     flags,
     async (target) => {
-      const refusals = await listRefusals(target, { since, reference: flags.reference });
+      // Streamed from the refusals index, whole items read back a few at a time.
+      const refusals = listRefusals(target, { since, reference: flags.reference });
       await writeListing(refusals, refusalView, flags, {
         footer: (count) =>
           count === 0 ? '(no kept refusals)\n' : `${count} kept refusal${count === 1 ? '' : 's'}\n`,

@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
+import { mergeSorted } from './merge-sorted.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
 
@@ -174,29 +175,10 @@ function compareNewestFirst(a: StoredItem, b: StoredItem): number {
 }
 
 /** Merges newest-first streams, reading each only as far as needed; stopping closes them all. */
-export async function* mergeNewestFirst(
+export function mergeNewestFirst(
   streams: readonly AsyncIterable<StoredItem>[],
 ): AsyncGenerator<StoredItem> {
-  const iterators = streams.map((stream) => stream[Symbol.asyncIterator]());
-  try {
-    const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
-    for (;;) {
-      let best = -1;
-      heads.forEach((head, index) => {
-        const current = heads[best];
-        if (head.done) return;
-        if (!current || current.done || compareNewestFirst(head.value, current.value) < 0) {
-          best = index;
-        }
-      });
-      const winner = heads[best];
-      if (!winner || winner.done) return;
-      yield winner.value;
-      heads[best] = await (iterators[best] as AsyncIterator<StoredItem>).next();
-    }
-  } finally {
-    await Promise.all(iterators.map((iterator) => iterator.return?.()));
-  }
+  return mergeSorted(streams, compareNewestFirst);
 }
 
 /** The first `limit` items of a stream, then stops it. */

@@ -1,5 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import { refusalsTableDefinition } from '../../lambda/refusals/refusals-table.js';
 import {
   keyAttributeNames,
   type TableDefinition,
@@ -34,13 +34,14 @@ export function createTableInput(
   };
 }
 
-/** Key only, as in the stack; no TTL (not every local engine has it): locally nothing expires. */
+/**
+ * The refusals table from its shared definition (key and index), as in the stack but without a
+ * stream; no TTL (not every local engine has it): locally nothing expires.
+ */
 export function refusalsTableInput(tableName: string): CreateTableCommandInput {
-  const key = refusalsTable.partitionKey;
-  return {
-    TableName: tableName,
-    BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
-    KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
-  };
+  const { StreamSpecification: _noStream, ...input } = createTableInput(
+    tableName,
+    refusalsTableDefinition,
+  );
+  return input;
 }

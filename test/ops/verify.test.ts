@@ -158,6 +158,7 @@ describe('npm run verify --refusal, on a body kept with a refusal', () => {
       body: kept,
       bodyBytes: bytes.length,
       headers: { 'Content-Type': 'application/json' },
+      headersDropped: 0,
       status: 403,
       problem: 'hash-mismatch',
       receivedAt: new Date(),

@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { writeListing } from '../../scripts/output/listing.js';
-import { type KeptRefusal, refusalView } from '../../scripts/query/kept-refusals.js';
+import type { KeptRefusal } from '../../scripts/query/kept-refusals.js';
+import { refusalView } from '../../scripts/query/refusal-view.js';
 
 async function asJson(refusals: KeptRefusal[]): Promise<string> {
   const out = new PassThrough();
@@ -38,6 +39,8 @@ describe('query refused --format json', () => {
       bodyKept: 'whole',
       body: Buffer.from(body),
       headers: { 'Content-Type': 'application/json' },
+      headersKept: 'whole',
+      headersDropped: 0,
       keyId: 'key-1',
       requestId: 'req-1',
       sourceIp: '203.0.113.7',

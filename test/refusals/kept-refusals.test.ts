@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
-import { keptPartBytes } from '../../lambda/refusals/refusals-table.js';
+import { keptPartBytes } from '../../lambda/refusals/refusal-limits.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import {
   createTestRefusalsTable,

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
 import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
@@ -82,6 +83,24 @@ describe('metrics', () => {
     }
     expect(lines[0]?.function_name).toEqual(expect.any(String));
     expect(lines[0]?.ColdStart).toBe(1);
+  });
+
+  it('count a refusal past the bound on kept refusals as RefusalsNotKept, beside its outcome', async () => {
+    const refusals = new MemoryRefusalStore(1);
+    const invoke = receiverWith(new MemoryTransactionStore(), { refusals });
+    const statuses: number[] = [];
+
+    const lines = await linesOf(async () => {
+      statuses.push((await invoke(callbackEvent('{"a":'))).statusCode);
+      statuses.push((await invoke(callbackEvent('{"b":'))).statusCode);
+    });
+
+    expect(statuses).toEqual([400, 400]);
+    expect(refusals.refusals.size).toBe(1);
+    expect(lines.map((line) => (line as { kept?: unknown }).kept)).toEqual([undefined, false]);
+    expect(
+      lines.map(declared).map((names) => names.filter((n) => !n.startsWith('ColdStart'))),
+    ).toEqual([['Invalid by service'], ['Invalid by service', 'RefusalsNotKept by service']]);
   });
 
   it('still counts when the log level hides the outcome line, in a line of its own', async () => {
