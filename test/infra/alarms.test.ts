@@ -62,6 +62,7 @@ describe('alarms', () => {
         'FunctionThrottles',
         'ItemRejected',
         'KeysUnavailable',
+        'RefusalsNotKept',
         'ServerErrorRate',
         'StreamLag',
       ].map((id) => `CallbackReceiver-${id}`),
@@ -158,6 +159,21 @@ describe('alarms', () => {
         `{"Name":"Operation","Value":"${operation}"}`,
       );
     }
+  });
+
+  test('RefusalsNotKept: one refusal past the per-minute bound pages, and the alarm clears when they stop', () => {
+    const properties = alarm('RefusalsNotKept');
+    // Emitted only when a refusal is not kept; FILL gives the zeros that bring it back to OK.
+    expect(expressionOf(properties)).toBe('FILL(notKept, 0)');
+    expect(properties).toMatchObject({
+      Threshold: 1,
+      ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+    template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      AlarmName: 'CallbackReceiver-RefusalsNotKept',
+      Metrics: Match.arrayWith([outcomeMetric('RefusalsNotKept')]),
+    });
   });
 
   test('DeadLetters: a batch in the dead-letter queue pages, and stays raised while SQS is silent', () => {

@@ -150,6 +150,20 @@ describe('with the other context options', () => {
     expect(config.hashMode).toBe('required');
   });
 
+  test('passes refusalsKeptPerMinute to the function as the bound its config reads', () => {
+    const { Variables } = propertiesOf(synth, stack.function).Environment as {
+      Variables: Record<string, unknown>;
+    };
+    expect(Variables.REFUSALS_KEPT_PER_MINUTE).toBe('30');
+    const parsed = configSchema.safeParse({
+      ...Variables,
+      TABLE_NAME: 'resolved-at-deploy',
+      REFUSALS_TABLE_NAME: 'resolved-at-deploy',
+      CALLBACK_API_KEY_SECRET_ID: 'resolved-at-deploy',
+    });
+    expect(parsed.data?.refusals.keptPerMinute).toBe(30);
+  });
+
   test('uses the stage throttle from context', () => {
     expect(propertiesOf(synth, stack.api.api.deploymentStage).MethodSettings).toEqual([
       expect.objectContaining({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 80 }),

@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
-import { refusalsTable } from '../../lambda/refusals/refusals-table.js';
+import { refusalsIndex, refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import { synthesize } from './synth.js';
 
 const { template, stack } = synthesize();
@@ -14,14 +14,33 @@ describe('refusals table', () => {
     });
   });
 
-  test('has no stream, so a refusal never becomes an event, and no index', () => {
+  test('has no stream, so a refusal never becomes an event', () => {
     const tables = template.findResources('AWS::DynamoDB::Table', {
       Properties: { KeySchema: refusalsKey },
     });
     const [properties] = Object.values(tables).map((table) => table.Properties);
     expect(Object.keys(tables)).toHaveLength(1);
     expect(properties.StreamSpecification).toBeUndefined();
-    expect(properties.GlobalSecondaryIndexes).toBeUndefined();
+  });
+
+  test('has one index, by last delivery in 16 partitions, that carries no body and no headers', () => {
+    const tables = template.findResources('AWS::DynamoDB::Table', {
+      Properties: { KeySchema: refusalsKey },
+    });
+    const [properties] = Object.values(tables).map((table) => table.Properties);
+    // CloudFormation creates at most one index per stack update: this change adds exactly one.
+    expect(properties.GlobalSecondaryIndexes).toHaveLength(1);
+    const [index] = properties.GlobalSecondaryIndexes;
+    expect(index).toMatchObject({
+      IndexName: refusalsIndex.indexName,
+      KeySchema: [
+        { AttributeName: refusalsTable.listShard, KeyType: 'HASH' },
+        { AttributeName: refusalsTable.lastReceivedAt, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'INCLUDE' },
+    });
+    expect(index.Projection.NonKeyAttributes).not.toContain('rawBody');
+    expect(index.Projection.NonKeyAttributes).not.toContain('headers');
   });
 
   test('is the only table with TTL: nothing expires where transactions are recorded', () => {

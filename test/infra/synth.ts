@@ -54,6 +54,7 @@ export const everythingOn: CallbackReceiverStackProps = {
   allowedSourceIps: ['203.0.113.0/28', '198.51.100.7/32', '2001:db8::/64'],
   alarmEmail: 'payments-oncall@example.com',
   customerManagedKey: true,
+  refusalsKeptPerMinute: 30,
 };
 
 /** The synthesized properties of the CloudFormation resource a construct wraps. */

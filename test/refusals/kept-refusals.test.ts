@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
-import { keptPartBytes } from '../../lambda/refusals/refusal-limits.js';
+import {
+  keptPartBytes,
+  maxKeptHeaderBytes,
+  maxKeptHeaders,
+} from '../../lambda/refusals/refusal-limits.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import {
   createTestRefusalsTable,
@@ -174,5 +178,57 @@ describe.each(engines)('refusals kept on %s', (engine) => {
       new ScanCommand({ TableName: transactions.tableName, ConsistentRead: true }),
     );
     expect(items.Items?.map((item) => item.record?.S).sort()).toEqual(['conflict', 'transaction']);
+  });
+
+  it('keeps at most the capped headers, Content-Type first, and says how many were left out', async () => {
+    const extra = Object.fromEntries(
+      Array.from({ length: 80 }, (_, i) => [`x-extra-${i}`, 'v'.repeat(300)]),
+    );
+    // Content-Type last, as a sender may order it: kept anyway, resubmit needs it.
+    const event = callbackEvent(unsignedInvalid(), {
+      headers: { 'Content-Type': undefined as unknown as string, ...extra },
+    });
+    event.headers['Content-Type'] = 'application/json';
+
+    expect((await receiver()(event)).statusCode).toBe(422);
+
+    const item = await kept(digestOf(sentBytes(event)));
+    const headers = JSON.parse(item?.headers?.S ?? '{}') as Record<string, string>;
+    const names = Object.keys(headers);
+    expect(names.length).toBeLessThanOrEqual(maxKeptHeaders);
+    expect(Buffer.byteLength(names.join('') + Object.values(headers).join(''))).toBeLessThanOrEqual(
+      maxKeptHeaderBytes,
+    );
+    expect(headers['Content-Type']).toBe('application/json');
+    expect(item?.headersKept?.S).toBe('part');
+    expect(Number(item?.headersDropped?.N)).toBe(81 - names.length);
+  });
+
+  it('answers the refusal as usual past the minute bound, keeping nothing more, and never touches a valid callback', async () => {
+    const bounded = new DynamoDbRefusalStore(refusals.client, refusals.tableName, {
+      keptPerMinute: 2,
+    });
+    const invoke = receiverWith(
+      new DynamoDbTransactionStore(transactions.client, transactions.tableName),
+      { refusals: bounded },
+    );
+    // A minute of its own, so other tests' refusals take none of its slots.
+    vi.useFakeTimers({ now: new Date('2031-01-01T00:00:05Z'), toFake: ['Date'] });
+    try {
+      const events = [1, 2, 3, 4].map((i) => callbackEvent(signed(transaction({ amount: -i }))));
+      const answers = [];
+      for (const event of events) answers.push((await invoke(event)).statusCode);
+      expect(answers).toEqual([422, 422, 422, 422]);
+      const keptNow = await Promise.all(events.map((event) => kept(digestOf(sentBytes(event)))));
+      expect(keptNow.map((item) => item !== undefined)).toEqual([true, true, false, false]);
+
+      const counter = recordRequests(refusals.client);
+      const valid = await invoke(callbackEvent(signed(transaction())));
+      counter.stop();
+      expect(valid.statusCode).toBe(204);
+      expect(counter.requests()).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -24,21 +24,30 @@ describe('configuration', () => {
     });
   });
 
-  it('keeps refusals 90 days beside the table unless told otherwise', () => {
+  it('keeps refusals 90 days beside the table, 120 new ones a minute, unless told otherwise', () => {
     expect(loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' }).refusals).toEqual({
       tableName: 't-refusals',
       retentionDays: 90,
+      keptPerMinute: 120,
     });
     const configured = loadConfig({
       TABLE_NAME: 't',
       CALLBACK_API_KEYS: 'k',
       REFUSALS_TABLE_NAME: 'kept',
       REFUSAL_RETENTION_DAYS: '30',
+      REFUSALS_KEPT_PER_MINUTE: '10',
     });
-    expect(configured.refusals).toEqual({ tableName: 'kept', retentionDays: 30 });
+    expect(configured.refusals).toEqual({
+      tableName: 'kept',
+      retentionDays: 30,
+      keptPerMinute: 10,
+    });
     expect(() =>
       loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', REFUSAL_RETENTION_DAYS: '0' }),
     ).toThrow(/REFUSAL_RETENTION_DAYS/);
+    expect(() =>
+      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', REFUSALS_KEPT_PER_MINUTE: '0' }),
+    ).toThrow(/REFUSALS_KEPT_PER_MINUTE/);
   });
 
   it('fails fast naming each bad variable, never echoing a value', () => {
