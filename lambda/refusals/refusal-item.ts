@@ -72,9 +72,8 @@ export function countDeliveryUpdate(
 }
 
 /**
- * What every delivery writes: counted, its last receive time stamped, its expiry pushed out, and
- * the index partition set, so a refusal kept before the index existed is listed again from its
- * next delivery.
+ * What every delivery writes: counted, its last receive time stamped (the index's sort key), its
+ * expiry pushed out, and its index partition.
  */
 function deliveryParts(refusal: RefusalRecord, retentionSeconds: number) {
   return {

@@ -28,11 +28,17 @@ export function localDynamoDbClient(endpoint: string, config: DynamoDBClientConf
 
 /** What local mode creates where CDK does not, and what a missing one's message points at. */
 const tables = {
-  transactions: { input: createTableInput, name: 'Table', setting: 'check TABLE_NAME' },
+  transactions: {
+    input: createTableInput,
+    name: 'Table',
+    setting: 'check TABLE_NAME',
+    definition: 'lambda/storage/table-definition.ts',
+  },
   refusals: {
     input: refusalsTableInput,
     name: 'Refusals table',
     setting: 'set REFUSALS_TABLE_NAME',
+    definition: 'lambda/refusals/refusals-table.ts',
   },
 };
 
@@ -45,7 +51,7 @@ export async function ensureTable(
   tableName: string,
   options: { create: boolean; table?: keyof typeof tables },
 ): Promise<'created' | 'exists'> {
-  const { input: inputFor, name, setting } = tables[options.table ?? 'transactions'];
+  const { input: inputFor, name, setting, definition } = tables[options.table ?? 'transactions'];
   const input = inputFor(tableName);
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
@@ -61,7 +67,7 @@ export async function ensureTable(
     });
     if (drift.length > 0) {
       throw new Error(
-        `Table ${input.TableName} does not match lambda/storage/table-definition.ts (${drift.join('; ')}). ` +
+        `Table ${input.TableName} does not match ${definition} (${drift.join('; ')}). ` +
           'It was created by an older version: for local data, delete the data folder (or pick ' +
           'another DATA_DIR or TABLE_NAME) and start again.',
       );

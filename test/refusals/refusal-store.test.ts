@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ScanCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../lambda/callback/errors.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
@@ -214,23 +214,6 @@ describe.each(engines)('kept refusals on %s', (engine) => {
     await store.keep(twin('2'));
     await expect(findRefusal(table, 'f00dfeed')).rejects.toThrow(/more than one kept refusal/);
     expect(await findRefusal(table, 'f00dfeed3')).toBeUndefined();
-  });
-
-  it('lists a refusal kept before the index existed once it is delivered again', async () => {
-    const old = refusal('{"kept":"before the index"}');
-    await store.keep(old);
-    await table.client.send(
-      new UpdateItemCommand({
-        TableName: table.tableName,
-        Key: { digest: { S: old.digest } },
-        UpdateExpression: 'REMOVE listShard',
-      }),
-    );
-    const listed = async () =>
-      (await collect(listRefusalSummaries(table))).some((kept) => kept.digest === old.digest);
-    expect(await listed()).toBe(false);
-    await store.keep({ ...old, receivedAt: new Date('2026-11-25T00:00:00Z') });
-    expect(await listed()).toBe(true);
   });
 });
 
