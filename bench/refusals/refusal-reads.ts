@@ -36,6 +36,12 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
     3,
   )
   .option('--no-baseline', 'skip the whole-table scan the reads replaced')
+  .option(
+    '--baseline-runs <n>',
+    'runs of each baseline (minutes each)',
+    positiveInteger('--baseline-runs'),
+    1,
+  )
   .option('--write', 'write bench/results/refusal-reads.md', false)
   .action(async (options) => {
     const dir = await mkdtemp(join(tmpdir(), 'bench-refusals-'));
@@ -61,8 +67,10 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
       const at = ['--endpoint', engine.endpoint];
       const prefix = newest.digest.slice(0, 16);
       const paths: [string, string, string[]][] = [
-        // Loading Node, tsx and the command's modules, reading nothing: what every row includes.
-        ['floor: query refused --help (no read)', 'scripts/query/query.ts', ['refused', '--help']],
+        // Loading Node, tsx and each command's modules, reading nothing: what its rows include.
+        ['floor: query refused --help', 'scripts/query/query.ts', ['refused', '--help']],
+        ['floor: verify --help', 'scripts/ops/verify.ts', ['--help']],
+        ['floor: resubmit --help', 'scripts/resubmit/resubmit.ts', ['--help']],
         ['query refused', 'scripts/query/query.ts', ['refused', ...at]],
         [
           'query refused --format json',
@@ -95,13 +103,17 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
         ? [baseline('table'), baseline('json'), baseline('prefix', [prefix])]
         : [];
       const rows: Row[] = [];
-      for (const [name, script, args] of [...paths, ...baselines]) {
-        log(`${name}: ${options.runs} runs`);
+      const plan = [
+        ...paths.map((path) => [...path, options.runs] as const),
+        ...baselines.map((path) => [...path, options.baselineRuns] as const),
+      ];
+      for (const [name, script, args, times] of plan) {
+        log(`${name}: ${times} runs`);
         const runs: CommandRun[] = [];
-        for (let run = 0; run < options.runs; run++) runs.push(await runCommand(script, args, env));
+        for (let run = 0; run < times; run++) runs.push(await runCommand(script, args, env));
         rows.push(summarize(name, runs));
       }
-      const text = report(rows, options.count, options.runs);
+      const text = report(rows, options.count, options.runs, options.baselineRuns);
       process.stdout.write(`\n${text}`);
       if (options.write) {
         const out = join(repositoryRoot, 'bench', 'results');
@@ -137,7 +149,7 @@ function summarize(name: string, runs: readonly CommandRun[]): Row {
   };
 }
 
-function report(rows: readonly Row[], count: number, runs: number): string {
+function report(rows: readonly Row[], count: number, runs: number, baselineRuns: number): string {
   const fixed = (value: number, digits = 0) =>
     Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits }) : '–';
   const met = (row: Row) =>
@@ -147,8 +159,10 @@ function report(rows: readonly Row[], count: number, runs: number): string {
         ? 'met'
         : 'MISSED';
   const lines = [
-    `${count.toLocaleString('en-US')} kept refusals of 64 KB in dynalite (LevelDB), ${runs} runs each: ` +
-      `median times, highest peak RSS. Targets: first line ≤ ${targets.firstLineMs} ms, peak RSS ≤ ${targets.peakRssMb} MB.`,
+    `${count.toLocaleString('en-US')} kept refusals of 64 KB in dynalite (LevelDB), ${runs} runs of ` +
+      `each command (${baselineRuns} of each baseline): median times, highest peak RSS. Targets: ` +
+      `first line ≤ ${targets.firstLineMs} ms, peak RSS ≤ ${targets.peakRssMb} MB. A floor is the ` +
+      'command started with --help: Node, tsx and its modules loaded, nothing read.',
     '',
     '| Command | First line (ms) | Total (ms) | Peak RSS (MB) | Output (MB) | Exit | Target |',
     '| --- | ---: | ---: | ---: | ---: | --- | --- |',
