@@ -21,6 +21,7 @@ describe('deployment options from CDK context', () => {
       logRetentionDays: 90,
       apiGatewayCloudWatchRole: true,
       authFailureAlarmThreshold: 20,
+      refusalsKeptPerMinute: 120,
       terminationProtection: false,
     });
   });
@@ -43,6 +44,7 @@ describe('deployment options from CDK context', () => {
         logRetentionDays: '30',
         apiGatewayCloudWatchRole: 'false',
         authFailureAlarmThreshold: '5',
+        refusalsKeptPerMinute: '30',
         terminationProtection: 'TRUE',
         tags: 'environment=production, owner=payments',
       }),
@@ -63,6 +65,7 @@ describe('deployment options from CDK context', () => {
       logRetentionDays: 30,
       apiGatewayCloudWatchRole: false,
       authFailureAlarmThreshold: 5,
+      refusalsKeptPerMinute: 30,
       terminationProtection: true,
       tags: { environment: 'production', owner: 'payments' },
     });
@@ -109,6 +112,7 @@ describe('deployment options from CDK context', () => {
     ['logRetentionDays', '45'],
     ['apiGatewayCloudWatchRole', '0'],
     ['authFailureAlarmThreshold', '0'],
+    ['refusalsKeptPerMinute', '0'],
     ['terminationProtection', 'on'],
     ['tags', 'environment'],
   ])('refuse a bad %s (%s), naming the option', (key, value) => {
