@@ -95,6 +95,7 @@ describe('--help', () => {
     'bench:tools',
     'bench:cold-start',
     'bench:memory',
+    'bench:refusals',
     'test:hardening',
   ];
 
