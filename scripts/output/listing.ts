@@ -5,6 +5,7 @@ import {
   type MachineShape,
   type MachineWriter,
   machineWriter,
+  write,
 } from './machine-output.js';
 import {
   closeOutputFile,
@@ -36,7 +37,10 @@ export interface ListingEnd {
 /** A listing being written: items one at a time, then the ending; `close` always. */
 export interface OpenListing<T> {
   add(item: T): Promise<void>;
-  /** Ends every format (the table is printed now); returns how many items there were. */
+  /**
+   * Ends every format (the table is printed now, unless it filled up and was printed then);
+   * returns how many items there were.
+   */
   finish(end?: ListingEnd): Promise<number>;
   /** Closes the `--output` file, finished or not (call it in a `finally`). */
   close(): Promise<void>;
@@ -44,7 +48,8 @@ export interface OpenListing<T> {
 
 /**
  * Opens the outputs `flags` ask for: machine formats are written item by item, waiting for the
- * output to drain; the table keeps its first rows and counts the rest.
+ * output to drain; the table keeps its first rows, printed once they are all known (at the
+ * limit, or at the end), and counts the rest.
  */
 export async function openListing<T>(
   view: ListingView<T>,
@@ -63,11 +68,18 @@ export async function openListing<T>(
       ? new BoundedTable(view.tableHead, view.tableRows, { alignRight: view.alignRight ?? [] })
       : undefined;
   let count = 0;
+  // The table is printed as soon as its rows are all known (the limit reached), so a person
+  // sees them while the rest is only counted; what is known at the end alone follows it.
+  let tablePrinted = false;
   let closed: Promise<void> | undefined;
   return {
     async add(item) {
       count += 1;
       table?.add(item);
+      if (table && !tablePrinted && table.count === table.limit) {
+        tablePrinted = true;
+        await write(out, table.render());
+      }
       for (const writer of writers) await writer.write(item);
     },
     async finish(ending = {}) {
@@ -76,7 +88,7 @@ export async function openListing<T>(
         const written = plan.file ? `all ${count} written to ${plan.file.path}\n` : '';
         const formats = view.formats.filter((name) => name !== 'table').join('|');
         const more = written || moreLine(table.hidden, view.what, formats);
-        out.write(`${table.render()}${ending.footer?.(count) ?? ''}${more}`);
+        out.write(`${tablePrinted ? '' : table.render()}${ending.footer?.(count) ?? ''}${more}`);
       }
       return count;
     },
