@@ -12,6 +12,11 @@ export type MachineFormat = 'json' | 'jsonl' | 'csv';
 export interface MachineShape<T> {
   /** The item as one JSON value (numbers kept as stored, see exactJson). */
   readonly json: (item: T) => unknown;
+  /**
+   * The same JSON text as `exactJson(json(item))`, in pieces written one at a time: for items
+   * with large members (a 64 KB body), so no one string holds the whole item at once.
+   */
+  readonly jsonPieces?: (item: T) => Iterable<string>;
   readonly csvHead: readonly string[];
   /** An item's CSV rows: usually one; a reconcile mismatch gives one per differing field. */
   readonly csvRows: (item: T) => readonly (readonly string[])[];
@@ -49,9 +54,10 @@ export function machineWriter<T>(
   let count = 0;
   return {
     async write(item) {
-      const line = exactJson(shape.json(item));
-      if (format === 'jsonl') await write(out, `${line}\n`);
-      else await write(out, `${count === 0 ? '{"items":[\n' : ',\n'}${line}`);
+      if (format === 'json') await write(out, count === 0 ? '{"items":[\n' : ',\n');
+      if (shape.jsonPieces) for (const piece of shape.jsonPieces(item)) await write(out, piece);
+      else await write(out, exactJson(shape.json(item)));
+      if (format === 'jsonl') await write(out, '\n');
       count += 1;
     },
     async end(summary) {

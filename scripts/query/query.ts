@@ -12,9 +12,9 @@ import { listConflicts } from '../settle/reference-state.js';
 import { positiveInteger, UsageError } from '../shared/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { conflictsText } from './conflict-output.js';
-import { listRefusals } from './kept-refusals.js';
+import { listRefusalSummaries, listRefusals } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';
-import { refusalView } from './refusal-view.js';
+import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
 import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
 import { optionalWindow, timeWindow } from './time-window.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
@@ -166,16 +166,22 @@ withTableOptions(
   'a deployed refusals table (the stack output RefusalsTableName)',
 ).action(async (flags) => {
   const since = flags.since === undefined ? undefined : timeWindow(flags.since, undefined).since;
-  outputPlan(flags, refusalView.formats);
+  const plan = outputPlan(flags, refusalView.formats);
+  const filters = { since, reference: flags.reference };
+  const footer = (count: number) =>
+    count === 0 ? '(no kept refusals)\n' : `${count} kept refusal${count === 1 ? '' : 's'}\n`;
   await withTarget(
     flags,
     async (target) => {
-      // Streamed from the refusals index, whole items read back a few at a time.
-      const refusals = listRefusals(target, { since, reference: flags.reference });
-      await writeListing(refusals, refusalView, flags, {
-        footer: (count) =>
-          count === 0 ? '(no kept refusals)\n' : `${count} kept refusal${count === 1 ? '' : 's'}\n`,
-      });
+      // Streamed from the refusals index; whole items are read back, a few at a time, only
+      // when the output shows bodies: the table and CSV need the index entries alone.
+      if (showsBodies([plan.terminal, plan.file?.format])) {
+        await writeListing(listRefusals(target, filters), refusalView, flags, { footer });
+      } else {
+        await writeListing(listRefusalSummaries(target, filters), refusalListView, flags, {
+          footer,
+        });
+      }
     },
     'refusals',
   );

@@ -3,7 +3,8 @@ import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { writeListing } from '../../scripts/output/listing.js';
 import type { KeptRefusal } from '../../scripts/query/kept-refusals.js';
-import { refusalView } from '../../scripts/query/refusal-view.js';
+import { refusalJsonPieces, refusalRecord, refusalView } from '../../scripts/query/refusal-view.js';
+import { exactJson } from '../../scripts/query/stored-item.js';
 
 async function asJson(refusals: KeptRefusal[]): Promise<string> {
   const out = new PassThrough();
@@ -55,5 +56,27 @@ describe('query refused --format json', () => {
       items: [{ ...refusal, body, bodyBase64: Buffer.from(body).toString('base64') }],
       summary: { count: 1 },
     });
+  });
+
+  it('writes a record in pieces that join to exactly the record as one string', () => {
+    const bodies = [
+      Buffer.from('{"reference":"r\u202e","amount":"1050.70"}'),
+      Buffer.from([0x7b, 0xff, 0x7d]),
+      Buffer.alloc(0),
+    ];
+    for (const body of bodies) {
+      // A view into a larger buffer, as the SDK may hand back.
+      const pooled = Buffer.concat([Buffer.from('xx'), body, Buffer.from('yy')]);
+      const refusal = {
+        digest: 'c'.repeat(64),
+        reference: 'r\u009b',
+        deliveries: 2,
+        body: new Uint8Array(pooled.buffer, pooled.byteOffset + 2, body.length),
+      } as unknown as KeptRefusal;
+
+      expect([...refusalJsonPieces(refusal)].join('')).toBe(exactJson(refusalRecord(refusal)));
+    }
+    const bare = { body: Buffer.from('{}') } as unknown as KeptRefusal;
+    expect([...refusalJsonPieces(bare)].join('')).toBe(exactJson(refusalRecord(bare)));
   });
 });
