@@ -1,8 +1,9 @@
-import { AttributeType, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { refusalsTable, refusalsTableDefinition } from '../../lambda/refusals/refusals-table.js';
 import { keptTableProps } from './kept-table-props.js';
+import { addTableIndexes } from './table-indexes.js';
 
 export interface RefusalsTableProps {
   /**
@@ -31,16 +32,6 @@ export class RefusalsTable extends Construct {
       // refused, and refused transactions may still need settling.
       ...keptTableProps(props.encryptionKey),
     });
-    // CloudFormation adds at most one index per stack update: a second one needs a second deploy.
-    for (const index of refusalsTableDefinition.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.indexName,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        ...(index.projection === 'all'
-          ? { projectionType: ProjectionType.ALL }
-          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
-      });
-    }
+    addTableIndexes(this.table, refusalsTableDefinition);
   }
 }

@@ -1,8 +1,9 @@
-import { AttributeType, ProjectionType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { type TableDefinition, transactionsTable } from '../../lambda/storage/table-definition.js';
 import { keptTableProps } from './kept-table-props.js';
+import { addTableIndexes } from './table-indexes.js';
 
 export interface TransactionsTableProps {
   /**
@@ -33,16 +34,6 @@ export class TransactionsTable extends Construct {
       stream: StreamViewType.NEW_IMAGE,
     });
 
-    // Every index from the definition, with the projection it names.
-    for (const index of definition.indexes) {
-      this.table.addGlobalSecondaryIndex({
-        indexName: index.indexName,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-        ...(index.projection === 'all'
-          ? { projectionType: ProjectionType.ALL }
-          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
-      });
-    }
+    addTableIndexes(this.table, definition);
   }
 }
