@@ -1,4 +1,5 @@
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import { ifAbsentSets } from '../storage/if-absent-sets.js';
 import type { RefusalRecord } from './refusal.js';
 import { listShardOf, refusalsTable } from './refusals-table.js';
 
@@ -33,14 +34,7 @@ export function keepRefusalUpdate(
   }
   if (refusal.id !== undefined) first.id = { S: refusal.id };
 
-  const names: Record<string, string> = {};
-  const values: Record<string, AttributeValue> = {};
-  const sets: string[] = [];
-  for (const [i, [name, value]] of Object.entries(first).entries()) {
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = if_not_exists(#f${i}, :f${i})`);
-  }
+  const { names, values, sets } = ifAbsentSets(first);
   const delivery = deliveryParts(refusal, retentionSeconds);
   return {
     TableName: tableName,

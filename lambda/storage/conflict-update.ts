@@ -1,5 +1,6 @@
-import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
+import type { UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { conflictCountAttributes } from '../settle/settlement.js';
+import { ifAbsentSets } from './if-absent-sets.js';
 import { attributes } from './table-definition.js';
 import { conflictItem } from './transaction-item.js';
 import type { TransactionRecord } from './transaction-store.js';
@@ -22,14 +23,7 @@ export function keepConflictUpdate(
   const { [attributes.reference]: key, ...first } = conflictItem(record);
   if (key === undefined) throw new Error('a conflict item always has a key');
   if (settled) first[conflictCountAttributes.afterSettlement] = { BOOL: true };
-  const names: Record<string, string> = {};
-  const values: Record<string, AttributeValue> = {};
-  const sets: string[] = [];
-  for (const [i, [name, value]] of Object.entries(first).entries()) {
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-    sets.push(`#f${i} = if_not_exists(#f${i}, :f${i})`);
-  }
+  const { names, values, sets } = ifAbsentSets(first);
   names['#last'] = conflictCountAttributes.lastReceivedAt;
   names['#deliveries'] = conflictCountAttributes.deliveries;
   values[':last'] = { S: record.receivedAt };
