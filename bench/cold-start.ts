@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
 import { measureColdStart } from './measure/cold-start.js';
+import { collect, compareBundles } from './support/compare-bundles.js';
 import { withEngine } from './support/engines.js';
 import { repositoryRoot } from './support/node24.js';
 
@@ -23,11 +24,7 @@ const program = commandProgram('bench:cold-start', 'Cold start of ours against t
   )
   .option('--baseline', 'also run the baseline bundle', false)
   .action(async (options) => {
-    const extraBundles = options.compare.map((pair) => {
-      const [name, file] = pair.split('=');
-      if (!name || !file) throw new Error(`--compare takes name=file.mjs, not ${pair}`);
-      return { name, file };
-    });
+    const extraBundles = compareBundles(options.compare);
     const engineName = options.engine === 'dynalite' ? 'dynalite' : 'DynamoDB Local';
     const results = await withEngine(engineName, (engine) =>
       measureColdStart(
@@ -63,9 +60,5 @@ const program = commandProgram('bench:cold-start', 'Cold start of ours against t
     }
     process.stdout.write(`${lines.join('\n')}\n`);
   });
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 await runProgram(program, 'bench:cold-start');

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
 import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
 import { measureMemory, memoryTable } from './measure/memory.js';
+import { collect, compareBundles } from './support/compare-bundles.js';
 import { withEngine } from './support/engines.js';
 import { repositoryRoot } from './support/node24.js';
 
@@ -28,11 +29,7 @@ const program = commandProgram(
       .default('memory'),
   )
   .action(async (options) => {
-    const extraBundles = options.compare.map((pair) => {
-      const [name, file] = pair.split('=');
-      if (!name || !file) throw new Error(`--compare takes name=file.mjs, not ${pair}`);
-      return { name, file };
-    });
+    const extraBundles = compareBundles(options.compare);
     const checkpoints = options.checkpoints.split(',').map(Number);
     const workDir = join(repositoryRoot, 'bench', 'results', 'tmp', 'memory');
     const settings = { checkpoints, concurrency: Number(options.concurrency), extraBundles };
@@ -46,9 +43,5 @@ const program = commandProgram(
     process.stdout.write(`${memoryTable(results)}\n`);
     if (options.json) await writeFile(options.json, `${JSON.stringify(results, null, 2)}\n`);
   });
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
 
 await runProgram(program, 'bench:memory');
