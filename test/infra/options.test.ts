@@ -137,30 +137,14 @@ describe('with the other context options', () => {
   });
 
   test('passes hashMode to the function, still valid for its config schema', () => {
-    const { Variables } = propertiesOf(synth, stack.function).Environment as {
-      Variables: Record<string, unknown>;
-    };
+    const { Variables, config } = functionEnvironment();
     expect(Variables.HASH_MODE).toBe('required');
-    const config = loadConfig({
-      ...(Variables as NodeJS.ProcessEnv),
-      TABLE_NAME: 'resolved-at-deploy',
-      REFUSALS_TABLE_NAME: 'resolved-at-deploy',
-      CALLBACK_API_KEY_SECRET_ID: 'resolved-at-deploy',
-    });
     expect(config.hashMode).toBe('required');
   });
 
   test('passes refusalsKeptPerMinute to the function as the bound its config reads', () => {
-    const { Variables } = propertiesOf(synth, stack.function).Environment as {
-      Variables: Record<string, unknown>;
-    };
+    const { Variables, config } = functionEnvironment();
     expect(Variables.REFUSALS_KEPT_PER_MINUTE).toBe('30');
-    const config = loadConfig({
-      ...(Variables as NodeJS.ProcessEnv),
-      TABLE_NAME: 'resolved-at-deploy',
-      REFUSALS_TABLE_NAME: 'resolved-at-deploy',
-      CALLBACK_API_KEY_SECRET_ID: 'resolved-at-deploy',
-    });
     expect(config.refusals.keptPerMinute).toBe(30);
   });
 
@@ -170,3 +154,17 @@ describe('with the other context options', () => {
     ]);
   });
 });
+
+/** The function's synthesized environment, and the config it loads once deploy fills the tokens. */
+function functionEnvironment() {
+  const { Variables } = propertiesOf(synth, stack.function).Environment as {
+    Variables: Record<string, unknown>;
+  };
+  const config = loadConfig({
+    ...(Variables as NodeJS.ProcessEnv),
+    TABLE_NAME: 'resolved-at-deploy',
+    REFUSALS_TABLE_NAME: 'resolved-at-deploy',
+    CALLBACK_API_KEY_SECRET_ID: 'resolved-at-deploy',
+  });
+  return { Variables, config };
+}
