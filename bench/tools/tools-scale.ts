@@ -61,12 +61,7 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
-      const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, no engine`;
-      process.stdout.write(
-        `${markdown(rows)}\n${machine}; load average ${load} before, ${loadavg()[0]?.toFixed(1)} after.\n`,
-      );
-      if (options.json)
-        await writeFile(options.json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+      await publish(rows, 'no engine', load, options.json);
       return;
     }
     const engine =
@@ -82,14 +77,23 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
       await engine.stop();
       await rm(dir, { recursive: true, force: true });
     }
-    const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, ${options.engine}`;
-    const after = loadavg()[0]?.toFixed(1);
-    process.stdout.write(
-      `${markdown(rows)}\n${machine}; load average ${load} before, ${after} after.\n`,
-    );
-    if (options.json)
-      await writeFile(options.json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+    await publish(rows, options.engine, load, options.json);
   });
+
+/** Prints the table with the machine and load it was measured on, and the JSON when asked. */
+async function publish(
+  rows: readonly Row[],
+  engine: string,
+  loadBefore: string | undefined,
+  json: string | undefined,
+): Promise<void> {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, ${engine}`;
+  const after = loadavg()[0]?.toFixed(1);
+  process.stdout.write(
+    `${markdown(rows)}\n${machine}; load average ${loadBefore} before, ${after} after.\n`,
+  );
+  if (json) await writeFile(json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+}
 
 let tableSequence = 0;
 
