@@ -1,6 +1,7 @@
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
+import { putBatch } from '../../scripts/shared/put-batch.js';
 
 /** The day every bench transaction is received in: reconcile's window. */
 export const benchDay = { since: '2026-03-14T00:00:00.000Z', until: '2026-03-15T00:00:00.000Z' };
@@ -51,19 +52,13 @@ export async function seedTransactions(
     while (next < count) {
       const start = next;
       next = Math.min(count, next + 25);
-      let batch = Array.from({ length: next - start }, (_, k) =>
-        transactionItem(benchRecord(start + k, count)),
+      await putBatch(
+        client,
+        tableName,
+        Array.from({ length: next - start }, (_, k) =>
+          transactionItem(benchRecord(start + k, count)),
+        ),
       );
-      while (batch.length > 0) {
-        const { UnprocessedItems } = await client.send(
-          new BatchWriteItemCommand({
-            RequestItems: { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) },
-          }),
-        );
-        batch = (UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
-          request.PutRequest?.Item ? [request.PutRequest.Item] : [],
-        );
-      }
       const before = written;
       written += 25;
       if (Math.floor(before / 10_000) !== Math.floor(written / 10_000)) progress(written);

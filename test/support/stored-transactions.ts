@@ -1,8 +1,9 @@
-import { BatchWriteItemCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { type Item, transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
+import { putBatch } from '../../scripts/shared/put-batch.js';
 
 /**
  * Transactions for the query tests: `count` of them spread evenly, newest first,
@@ -60,17 +61,7 @@ async function storeItems(
   let next = 0;
   const worker = async () => {
     while (next < batches.length) {
-      let batch = batches[next++] as Item[];
-      while (batch.length > 0) {
-        const { UnprocessedItems } = await client.send(
-          new BatchWriteItemCommand({
-            RequestItems: { [tableName]: batch.map((Item) => ({ PutRequest: { Item } })) },
-          }),
-        );
-        batch = (UnprocessedItems?.[tableName] ?? []).flatMap((request) =>
-          request.PutRequest?.Item ? [request.PutRequest.Item] : [],
-        );
-      }
+      await putBatch(client, tableName, batches[next++] as Item[]);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
