@@ -257,6 +257,12 @@ forEachEngine((engine) => {
   });
   afterAll(() => table.drop());
 
+  // The window's first millisecond holds one transaction, with no conflicts: the two tests of a
+  // report that should agree read just it.
+  const firstMillisecond = () => tableAsRead.transactions.filter((t) => t.receivedAt === since);
+  const reconcileFirstMillisecond = (path: string, env: Record<string, string>) =>
+    runScript('reconcile', [path, '--since', since, '--until', '2026-03-14T00:00:00.001Z'], env);
+
   it('finds every category the oracle finds, from a CSV report with quoted cells', async () => {
     const header = ['reference', 'amount', 'currency', 'type', 'status'];
     const { findings, summary } = await run(table, rows(csv(report, header), 'csv'));
@@ -355,15 +361,11 @@ forEachEngine((engine) => {
 
     // The window's first millisecond holds one transaction, with no conflicts: a report of
     // exactly it agrees.
-    const edge = tableAsRead.transactions.filter((t) => t.receivedAt === since);
+    const edge = firstMillisecond();
     expect(edge).toHaveLength(1);
     const agreeing = join(dir, 'agreeing.jsonl');
     await writeFile(agreeing, jsonLines(edge));
-    const passing = await runScript(
-      'reconcile',
-      [agreeing, '--since', since, '--until', '2026-03-14T00:00:00.001Z'],
-      env,
-    );
+    const passing = await reconcileFirstMillisecond(agreeing, env);
     expect(passing.stdout).toContain('1 of 1 report rows agree');
     expect(passing.code).toBe(0);
   });
@@ -427,15 +429,10 @@ forEachEngine((engine) => {
   it('reads a JSON Lines report that begins with a byte order mark, whatever its name', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
     const path = join(dir, 'report.txt');
-    const edge = tableAsRead.transactions.filter((t) => t.receivedAt === since);
-    await writeFile(path, `\uFEFF${jsonLines(edge)}`);
+    await writeFile(path, `\uFEFF${jsonLines(firstMillisecond())}`);
     const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
 
-    const result = await runScript(
-      'reconcile',
-      [path, '--since', since, '--until', '2026-03-14T00:00:00.001Z'],
-      env,
-    );
+    const result = await reconcileFirstMillisecond(path, env);
 
     expect(result.stdout).toContain('1 of 1 report rows agree');
     expect(result.code).toBe(0);
