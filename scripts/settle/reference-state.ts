@@ -101,7 +101,9 @@ export async function listConflicts(
     for (const item of page.Items ?? []) {
       const reference = item[attributes.conflictOf]?.S;
       if (reference === undefined) continue;
-      byReference.set(reference, [...(byReference.get(reference) ?? []), item]);
+      const kept = byReference.get(reference);
+      if (kept) kept.push(item);
+      else byReference.set(reference, [item]);
     }
   }
   const references = [...byReference.keys()].sort();
