@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
 import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
 import { until } from './support/forwarding.js';
-import { dataFolder, freePort, runScript, startServer } from './support/local-cli.js';
+import { dataFolder, freePort, postCallback, runScript, startServer } from './support/local-cli.js';
 
 /** `FORWARD_EVENTS_URL=… npm start` and `--forward-events`, as a user runs them. */
 describe('npm start with event forwarding', () => {
@@ -24,11 +24,11 @@ describe('npm start with event forwarding', () => {
     };
     const server = await startServer(env);
 
-    const answer = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: callbackBody(sampleTransaction({ reference: 'from-the-cli' }), key),
-    });
+    const answer = await postCallback(
+      server.url,
+      key,
+      callbackBody(sampleTransaction({ reference: 'from-the-cli' }), key),
+    );
     await consumer.waitFor(1);
     const stopped = await server.stop('SIGINT');
 
@@ -54,11 +54,11 @@ describe('npm start with event forwarding', () => {
     const crashing = await startServer(env);
     const references = ['crash-1', 'crash-2'];
     for (const reference of references) {
-      const answer = await fetch(crashing.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        body: callbackBody(sampleTransaction({ reference }), key),
-      });
+      const answer = await postCallback(
+        crashing.url,
+        key,
+        callbackBody(sampleTransaction({ reference }), key),
+      );
       expect(answer.status).toBe(204);
     }
     await consumer.waitFor(1);

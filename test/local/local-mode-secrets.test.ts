@@ -14,6 +14,7 @@ import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-ca
 import {
   dataFolder,
   freePort,
+  postCallback,
   runScript,
   type ServerProcess,
   startServer,
@@ -81,11 +82,11 @@ describe('local mode on a data folder: the engine is the owner’s alone', () =>
 
     // The owner's tools, with no flag: the forged item is not there, callbacks still land.
     const got = await runScript('query', ['get', 'forged-ref', '--format', 'json'], env);
-    const posted = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body: callbackBody(sampleTransaction({ reference: 'after-the-attempts' }), key),
-    });
+    const posted = await postCallback(
+      server.url,
+      key,
+      callbackBody(sampleTransaction({ reference: 'after-the-attempts' }), key),
+    );
     const listed = await runScript('query', ['list', '--since', today(), '--format', 'json'], env);
     expect(got.code, got.stderr).toBe(1);
     expect(posted.status).toBe(204);

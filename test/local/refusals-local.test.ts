@@ -7,6 +7,7 @@ import { transaction } from '../support/fixtures.js';
 import {
   dataFolder,
   freePort,
+  postCallback,
   runScript,
   type ServerProcess,
   startServer,
@@ -32,11 +33,7 @@ describe('refusals in local mode (query refused, resubmit)', () => {
 
   it('keeps a delivery refused 403, lists it, and records it when resubmitted after the fix', async () => {
     server = await startServer({ ...env, HASH_MODE: 'required' });
-    const refused = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': key },
-      body,
-    });
+    const refused = await postCallback(server.url, key, body);
     expect(refused.status).toBe(403);
 
     const listed = await runScript('query', ['refused', '--format', 'json'], env);
@@ -74,11 +71,7 @@ describe('refusals in local mode (query refused, resubmit)', () => {
     server = await startServer(own);
     const devKey = (await readFile(join(own.DATA_DIR, 'dev-api-key'), 'utf8')).trim();
     const body = callbackBody(sampleTransaction({ currency: 'lira' }), devKey);
-    const refused = await fetch(server.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': devKey },
-      body,
-    });
+    const refused = await postCallback(server.url, devKey, body);
     expect(refused.status).toBe(422);
     const listed = await runScript('query', ['refused', '--format', 'json'], own);
     const [kept] = (JSON.parse(listed.stdout) as { items: { digest: string }[] }).items;

@@ -148,6 +148,15 @@ export async function startServer(
   };
 }
 
+/** A callback as the gateway POSTs it: JSON, with the key in `x-api-key`. */
+export function postCallback(url: string, key: string, body: string): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body,
+  });
+}
+
 export interface CliResult {
   readonly code: number;
   readonly stdout: string;
