@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
+import { writeAtomically } from '../shared/atomic-file.js';
 import type { EventFiles } from './event-files.js';
 
 /** One change of the table, as the stream would carry it, and what it leaves the item as. */
@@ -151,11 +151,4 @@ function ifMissing<T>(value: T) {
     if (error.code === 'ENOENT') return value;
     throw error;
   };
-}
-
-/** Written beside, synced, then renamed over: a reader sees the old file or the new, whole. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${randomUUID()}.tmp`;
-  await writeFile(temporary, text, { mode: 0o600, flush: true });
-  await rename(temporary, file);
 }

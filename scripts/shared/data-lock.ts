@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
+import { writeAtomically } from './atomic-file.js';
 
 /**
  * Who holds the local data folder. LevelDB admits one process (a second one hangs rather than
@@ -72,10 +72,7 @@ export async function acquireDataLock(
 
   let owner: LockOwner = { pid: process.pid, role, startedAt: new Date().toISOString() };
   const write = async () => {
-    // Written beside and renamed over, so a reader never sees half a file.
-    const temporary = `${file}.${randomUUID()}`;
-    await writeFile(temporary, `${JSON.stringify(owner, null, 2)}\n`, { mode: 0o600 });
-    await rename(temporary, file);
+    await writeAtomically(file, `${JSON.stringify(owner, null, 2)}\n`);
   };
   await write();
   let released: Promise<void> | undefined;

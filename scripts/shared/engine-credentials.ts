@@ -1,5 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeAtomically } from './atomic-file.js';
 import type { LocalData } from './local-data.js';
 
 /**
@@ -25,16 +26,14 @@ interface SavedCredentials extends EngineCredentials {
   readonly endpoint: string;
 }
 
-/** Written beside and renamed over, owner-only from the first byte, so no reader sees less. */
+/** Written atomically and owner-only, so no reader sees less. */
 export async function saveEngineCredentials(
   file: string,
   endpoint: string,
   credentials: EngineCredentials,
 ): Promise<void> {
   const saved: SavedCredentials = { endpoint, ...credentials };
-  const temporary = `${file}.${randomUUID()}`;
-  await writeFile(temporary, `${JSON.stringify(saved)}\n`, { mode: 0o600, flag: 'wx' });
-  await rename(temporary, file);
+  await writeAtomically(file, `${JSON.stringify(saved)}\n`);
 }
 
 /**
