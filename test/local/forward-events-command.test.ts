@@ -14,14 +14,16 @@ describe('npm start with event forwarding', () => {
     consumer = await startEventConsumer();
   });
   afterAll(() => consumer.close());
+  /** `npm start` on the shared folder, on a fresh port, forwarding to the consumer. */
+  const forwardingEnv = async () => ({
+    DATA_DIR: folder.path,
+    CALLBACK_API_KEYS: key,
+    PORT: String(await freePort()),
+    FORWARD_EVENTS_URL: consumer.url,
+  });
 
   it('takes the URL from FORWARD_EVENTS_URL, says so in the banner and forwards', async () => {
-    const env = {
-      DATA_DIR: folder.path,
-      CALLBACK_API_KEYS: key,
-      PORT: String(await freePort()),
-      FORWARD_EVENTS_URL: consumer.url,
-    };
+    const env = await forwardingEnv();
     const server = await startServer(env);
 
     const answer = await postCallback(
@@ -43,12 +45,7 @@ describe('npm start with event forwarding', () => {
   });
 
   it('forwards after a crash (SIGKILL) what was recorded and not yet delivered, each once', async () => {
-    const env = {
-      DATA_DIR: folder.path,
-      CALLBACK_API_KEYS: key,
-      PORT: String(await freePort()),
-      FORWARD_EVENTS_URL: consumer.url,
-    };
+    const env = await forwardingEnv();
     consumer.received.length = 0;
     consumer.answer(503);
     const crashing = await startServer(env);
