@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
 import { startDynalite } from '../dynalite/start.js';
+import { requestHandler } from '../query/query-target.js';
 import { acquireDataLock } from '../shared/data-lock.js';
 import { newEngineCredentials, saveEngineCredentials } from '../shared/engine-credentials.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from '../shared/local-data.js';
@@ -95,7 +96,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     });
 
-    const newClient = () => new DynamoDBClient(connection);
+    // Table set-up and the event stream's reads: a hung engine fails the call, never stalls it.
+    const newClient = () => new DynamoDBClient({ ...connection, requestHandler });
     const client = newClient();
     const create = { create: isLocalEngine };
     let tableCreated: boolean;
