@@ -61,25 +61,41 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-/** A user's transactions, newest first, from the `byUser` index. */
-export function listByUsername(context: QueryContext, username: string, filters: Filters) {
+/** A user's transactions, newest first, from the `byUser` index; within `window` if given. */
+export function listByUsername(
+  context: QueryContext,
+  username: string,
+  filters: Filters,
+  window?: TimeWindow,
+) {
   const { byUser } = indexNamesOf(context.fields);
-  return newestByKey(context, byUser, attributes.usernameKey, username, filters);
+  return newestByKey(context, byUser, attributes.usernameKey, username, filters, window);
 }
 
-/** The items whose `attribute`, the partition key of `index`, is `value`: newest first. */
+/**
+ * The items whose `attribute`, the partition key of `index`, is `value`: newest first, and
+ * received in `window` when given (the index's sort key is `receivedAt`).
+ */
 function newestByKey(
   context: QueryContext,
   index: string,
   attribute: string,
   value: string,
   filters: Filters = {},
+  window?: TimeWindow,
 ): AsyncGenerator<StoredItem> {
+  const names = { '#key': attribute, ...(window && { '#at': attributes.receivedAt }) };
+  const values = {
+    ':key': { S: value },
+    ...(window && { ':since': { S: window.since }, ':until': { S: window.lastIncluded } }),
+  };
   return queryItems(context, {
     TableName: context.tableName,
     IndexName: index,
-    KeyConditionExpression: '#key = :key',
-    ...withFilter(filters, { '#key': attribute }, { ':key': { S: value } }),
+    KeyConditionExpression: window
+      ? '#key = :key AND #at BETWEEN :since AND :until'
+      : '#key = :key',
+    ...withFilter(filters, names, values),
     ScanIndexForward: false,
   });
 }

@@ -1,0 +1,29 @@
+import { raw } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
+import { unsafeCharacter } from '../../shared/terminal-text.js';
+
+const unsafe = new RegExp(unsafeCharacter, 'gu');
+const markup: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * A stored string for the page: HTML-escaped, and every character that could reorder, hide or
+ * disguise text (controls, bidi overrides, zero-width format characters, line separators) shown
+ * as a visible `U+XXXX` mark instead, so `gbp\u202Eevil` cannot pass for another value. Templates
+ * (`hono/html`) escape what they are given anyway; this adds the visible marks.
+ */
+export function shown(value: unknown): HtmlEscapedString {
+  const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
+  const escaped = text.replace(/[&<>"']/g, (char) => markup[char] as string);
+  return raw(
+    escaped.replace(unsafe, (char) => {
+      const code = (char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+      return `<span class="unsafe" title="invisible or control character">U+${code}</span>`;
+    }),
+  ) as HtmlEscapedString;
+}

@@ -1,0 +1,39 @@
+import type { MiddlewareHandler } from 'hono';
+import { type SessionVariables, sameSecret } from './session.js';
+
+/** The form field every POST carries (see `csrfField`). */
+export const csrfFieldName = '_csrf';
+
+/**
+ * Every change is a POST that proves it came from the console's own page: `Origin` is ours (a
+ * browser always sends it on POST), `Sec-Fetch-Site`, when sent, says same-origin, and the form
+ * carries the session's CSRF token. Any one failing refuses with 403 and changes nothing.
+ */
+export function sameOriginPost(
+  origins: () => ReadonlySet<string>,
+): MiddlewareHandler<{ Variables: SessionVariables }> {
+  return async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    if (c.req.method !== 'POST') return c.text('Only GET and POST are answered.', 405);
+    const origin = c.req.header('origin');
+    if (origin === undefined || !origins().has(origin)) {
+      return c.text('Refused: this request did not come from the console page.', 403);
+    }
+    const site = c.req.header('sec-fetch-site');
+    if (site !== undefined && site !== 'same-origin') {
+      return c.text('Refused: this request did not come from the console page.', 403);
+    }
+    const token = c.req.header('x-csrf-token') ?? (await formToken(c.req.raw.clone()));
+    if (token === undefined || !sameSecret(c.get('session').csrfToken, token)) {
+      return c.text('Refused: the form is stale or forged. Reload the page and try again.', 403);
+    }
+    await next();
+  };
+}
+
+async function formToken(request: Request): Promise<string | undefined> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return undefined;
+  const value = (await request.formData()).get(csrfFieldName);
+  return typeof value === 'string' ? value : undefined;
+}

@@ -1,0 +1,8 @@
+import type { Hono } from 'hono';
+import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
+import { transactionsView } from './transactions-view.js';
+
+/** Each view registers its routes; the navigation lists them in html/layout.ts. */
+export const consoleViews: readonly ((app: Hono<ConsoleEnv>, console: ConsoleContext) => void)[] = [
+  transactionsView,
+];
