@@ -76,3 +76,9 @@ ${parts.body}
 export function csrfField(c: Context<ConsoleEnv>) {
   return html`<input type="hidden" name="${csrfFieldName}" value="${c.get('session').csrfToken}">`;
 }
+
+/** A multipart form's action with the CSRF token in its query (see same-origin-post.ts). */
+export function csrfAction(c: Context<ConsoleEnv>, path: string): string {
+  const separator = path.includes('?') ? '&' : '?';
+  return `${path}${separator}${csrfFieldName}=${encodeURIComponent(c.get('session').csrfToken)}`;
+}

@@ -23,7 +23,8 @@ export function sameOriginPost(
     if (site !== undefined && site !== 'same-origin') {
       return c.text('Refused: this request did not come from the console page.', 403);
     }
-    const token = c.req.header('x-csrf-token') ?? (await formToken(c.req.raw.clone()));
+    const token =
+      c.req.header('x-csrf-token') ?? c.req.query(csrfFieldName) ?? (await formToken(c.req.raw));
     if (token === undefined || !sameSecret(c.get('session').csrfToken, token)) {
       return c.text('Refused: the form is stale or forged. Reload the page and try again.', 403);
     }
@@ -31,9 +32,14 @@ export function sameOriginPost(
   };
 }
 
+/**
+ * The token of a small urlencoded form, read from a copy so the route still reads the body. An
+ * upload (multipart) carries it in the header or the action's query string instead: reading a
+ * large file here would hold it in memory twice.
+ */
 async function formToken(request: Request): Promise<string | undefined> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return undefined;
-  const value = (await request.formData()).get(csrfFieldName);
-  return typeof value === 'string' ? value : undefined;
+  if (!/^application\/x-www-form-urlencoded/i.test(type)) return undefined;
+  const value = new URLSearchParams(await request.clone().text()).get(csrfFieldName);
+  return value ?? undefined;
 }
