@@ -7,7 +7,7 @@
 import { App } from 'aws-cdk-lib';
 import { CallbackReceiverStack } from './callback-receiver-stack.js';
 import { readDeploymentContext } from './context.js';
-import { DeploymentOptionError, type DeploymentSettings } from './deployment-options.js';
+import { DeploymentOptionError, type DeploymentSettings } from './deployment-settings.js';
 import { addNagChecks } from './nag.js';
 
 const app = new App();

@@ -15,11 +15,8 @@ import { RefusalsTable } from './constructs/refusals-table.js';
 import { SettlePolicy } from './constructs/settle-policy.js';
 import { TransactionEvents } from './constructs/transaction-events.js';
 import { TransactionsTable } from './constructs/transactions-table.js';
-import {
-  type DeploymentOptions,
-  optionNames,
-  parseDeploymentOptions,
-} from './deployment-options.js';
+import { optionNames } from './deployment-options.js';
+import { type DeploymentOptions, parseDeploymentOptions } from './deployment-settings.js';
 
 /**
  * The stack's props: the deployment options (declared in deployment-options.ts, validated here

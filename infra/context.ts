@@ -1,10 +1,10 @@
 import type { Node } from 'constructs';
+import { optionNames } from './deployment-options.js';
 import {
   DeploymentOptionError,
   type DeploymentSettings,
-  optionNames,
   parseDeploymentOptions,
-} from './deployment-options.js';
+} from './deployment-settings.js';
 
 /**
  * Reads the deployment's options from CDK context (`-c name=value`, or cdk.json's "context") and

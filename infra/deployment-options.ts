@@ -2,6 +2,15 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { hashModes } from '../lambda/config/config.js';
 import { defaultRefusalsKeptPerMinute } from '../lambda/refusals/refusal-limits.js';
+import {
+  booleanValue,
+  cidr,
+  listOf,
+  positiveInteger,
+  positiveNumber,
+  retentionValues,
+  text,
+} from './option-values.js';
 
 /**
  * Every option a deployment can choose, declared once: its name, the type and default shown in
@@ -19,51 +28,6 @@ interface OptionDeclaration<Schema extends z.ZodType> {
 }
 
 const option = <Schema extends z.ZodType>(declaration: OptionDeclaration<Schema>) => declaration;
-
-// Command-line values are strings: these accept the string form and the JSON form alike.
-const text = z.string().trim();
-const booleanValue = z.union([
-  z.boolean(),
-  z
-    .string()
-    .trim()
-    .toLowerCase()
-    .pipe(z.enum(['true', 'false'], 'must be true or false'))
-    .transform((value) => value === 'true'),
-]);
-const numberFrom = (pattern: RegExp, message: string) =>
-  z.union([z.number(), z.string().trim().regex(pattern, message).transform(Number)]);
-const positiveInteger = numberFrom(/^\d+$/, 'must be a positive integer').pipe(
-  z.number().int('must be a positive integer').positive('must be a positive integer'),
-);
-const positiveNumber = numberFrom(/^\d+(\.\d+)?$/, 'must be a positive number').pipe(
-  z.number().positive('must be a positive number'),
-);
-
-/** `203.0.113.7` becomes `203.0.113.7/32`, `2001:db8::1` becomes `2001:db8::1/128`. */
-const cidr = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((value) =>
-    value.includes('/') ? value : `${value}/${value.includes(':') ? 128 : 32}`,
-  )
-  .pipe(
-    z
-      .union([z.cidrv4(), z.cidrv6()], { error: 'must be an IPv4 or IPv6 address or CIDR' })
-      // WAF IP sets take every prefix but /0, which would allow the whole internet anyway.
-      .refine((value) => !value.endsWith('/0'), 'a /0 prefix allows every address'),
-  );
-/** A JSON array in cdk.json, or comma-separated on the command line; blanks dropped. */
-const listOf = <Item extends z.ZodType<unknown, string>>(item: Item, empty: string) =>
-  z
-    .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
-    .transform((items) => items.map((entry) => entry.trim()).filter((entry) => entry !== ''))
-    .pipe(z.array(item).min(1, empty));
-
-const retentionValues = Object.values(RetentionDays).filter(
-  (value): value is RetentionDays => typeof value === 'number',
-);
 
 /** A CloudFormation stack name that also works as a CloudWatch namespace and a name prefix. */
 const stackNamePattern = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
@@ -240,77 +204,5 @@ export const deploymentOptions = {
   }),
 } as const;
 
-type OptionName = keyof typeof deploymentOptions;
+export type OptionName = keyof typeof deploymentOptions;
 export const optionNames = Object.keys(deploymentOptions) as OptionName[];
-
-type Schemas = { [Name in OptionName]: (typeof deploymentOptions)[Name]['schema'] };
-const schemas = Object.fromEntries(
-  optionNames.map((name) => [name, deploymentOptions[name].schema]),
-) as Schemas;
-
-/**
- * All options together, plus the rules that tie two of them: an option that would be silently
- * ignored is refused instead.
- */
-const deploymentSettingsSchema = z
-  .object(schemas)
-  .refine((settings) => settings.waf || settings.allowedSourceIps === undefined, {
-    path: ['allowedSourceIps'],
-    message: 'needs the WAF; remove waf=false',
-  })
-  .refine((settings) => settings.waf || settings.wafRateLimit === undefined, {
-    path: ['wafRateLimit'],
-    message: 'needs the WAF; remove waf=false',
-  })
-  .refine((settings) => settings.existingSecretName || !settings.existingSecretKeyArn, {
-    path: ['existingSecretKeyArn'],
-    message: 'is the key of an existing secret; set existingSecretName too',
-  });
-
-/** What a deployment chose, every default applied. */
-export type DeploymentSettings = z.output<typeof deploymentSettingsSchema>;
-/** What a deployment may pass: every option optional, strings accepted as on the command line. */
-export type DeploymentOptions = z.input<typeof deploymentSettingsSchema>;
-
-export class DeploymentOptionError extends Error {
-  override name = 'DeploymentOptionError';
-}
-
-/**
- * Validates options (from CDK context or stack props) and applies the defaults. An empty string
- * counts as unset (`-c alarmEmail=`). Throws a {@link DeploymentOptionError} naming every bad option.
- */
-export function parseDeploymentOptions(
-  options: Readonly<Record<string, unknown>>,
-): DeploymentSettings {
-  const given = Object.fromEntries(
-    Object.entries(options).filter(
-      ([, value]) =>
-        value !== undefined &&
-        value !== null &&
-        !(typeof value === 'string' && value.trim() === ''),
-    ),
-  );
-  const result = deploymentSettingsSchema.safeParse(given);
-  if (!result.success) {
-    const problems = result.error.issues.map(({ path: [name, ...rest], message }) => {
-      // The item of a list, e.g. the bad CIDR, by its position and value.
-      const index = typeof rest[0] === 'number' ? rest[0] : undefined;
-      const given = index === undefined ? undefined : listItem(options[String(name)], index);
-      const where = index === undefined ? '' : ` item ${index + 1} (${JSON.stringify(given)})`;
-      return `"${String(name)}"${where} ${message}`;
-    });
-    throw new DeploymentOptionError(`Invalid deployment option: ${problems.join('; ')}`);
-  }
-  return result.data;
-}
-
-function listItem(value: unknown, index: number): unknown {
-  const items = Array.isArray(value) ? value : String(value).split(',');
-  return items.map((item) => String(item).trim()).filter((item) => item !== '')[index];
-}
-
-/** Whether a normalized CIDR is IPv6 (WAF keeps IPv4 and IPv6 in separate IP sets). */
-export function isIpv6Cidr(value: string): boolean {
-  return value.includes(':');
-}

@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { describe, expect, test } from 'vitest';
 import { nearestOption, readDeploymentContext } from '../../infra/context.js';
-import { DeploymentOptionError, optionNames } from '../../infra/deployment-options.js';
+import { optionNames } from '../../infra/deployment-options.js';
+import { DeploymentOptionError } from '../../infra/deployment-settings.js';
 import { cdkContext } from './synth.js';
 
 /** What `infra/app.ts` reads for `cdk synth -c key=value ...`, with cdk.json's context in. */
