@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
-import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
+import { commandProgram, runProgram } from '../scripts/cli/command-program.js';
 import { measureColdStart } from './measure/cold-start.js';
 import { collect, compareBundles } from './support/compare-bundles.js';
 import { withEngine } from './support/engines.js';

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Option } from '@commander-js/extra-typings';
-import { commandProgram, runProgram } from '../scripts/shared/command-program.js';
+import { commandProgram, runProgram } from '../scripts/cli/command-program.js';
 import { measureMemory, memoryTable } from './measure/memory.js';
 import { collect, compareBundles } from './support/compare-bundles.js';
 import { withEngine } from './support/engines.js';

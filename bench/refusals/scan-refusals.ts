@@ -6,9 +6,9 @@
  *   node --import tsx bench/refusals/scan-refusals.ts <endpoint> <table> table|json|prefix <p>
  */
 import { type AttributeValue, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { textTable } from '../../scripts/cli/output/text-table.js';
 import { exactJson } from '../../scripts/query/stored-item.js';
 import { localCredentials, localRegion } from '../../scripts/shared/local-engine.js';
-import { textTable } from '../../scripts/shared/text-table.js';
 
 const [endpoint, tableName, mode, prefix] = process.argv.slice(2);
 const client = new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });

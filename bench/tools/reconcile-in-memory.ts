@@ -8,11 +8,11 @@
  *   tsx bench/tools/reconcile-in-memory.ts <report.csv> <window rows> <table|json>
  */
 import { createReadStream } from 'node:fs';
+import { moreLine } from '../../scripts/cli/output/bounded-table.js';
+import { machineWriter } from '../../scripts/cli/output/machine-output.js';
 import { readReport } from '../../scripts/ops/gateway-report.js';
 import { FindingsTables, findingShape, summaryText } from '../../scripts/ops/reconcile-output.js';
 import { type RecordedTransaction, reconcile } from '../../scripts/ops/reconciliation.js';
-import { moreLine } from '../../scripts/output/bounded-table.js';
-import { machineWriter } from '../../scripts/output/machine-output.js';
 import { benchRecord } from './scale-data.js';
 
 const [report = '', windowText = '0', format = 'table'] = process.argv.slice(2);

@@ -10,7 +10,7 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { commandProgram, runProgram } from '../shared/command-program.js';
+import { commandProgram, runProgram } from '../cli/command-program.js';
 
 const run = promisify(execFile);
 

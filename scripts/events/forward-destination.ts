@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Option } from '@commander-js/extra-typings';
+import { UsageError } from '../cli/cli-errors.js';
 import { eventFiles } from '../local/event-files.js';
 import type { Destination } from '../ops/republish.js';
-import { UsageError } from '../shared/cli-errors.js';
 import { localData } from '../shared/local-data.js';
 import { HttpEventPublisher } from './event-target.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isAbsolute, relative } from 'node:path';
+import { detailLines } from '../cli/output/text-table.js';
 import { callbackBody, sampleTransaction } from '../shared/gateway-callback.js';
-import { detailLines } from '../shared/text-table.js';
 import type { KeySource, LocalServer } from './local-server.js';
 
 export interface BannerSetup {

@@ -1,9 +1,9 @@
 /** `npm start`: the receiver on this machine, configured by the environment as the function is. */
 import { Option } from '@commander-js/extra-typings';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
+import { UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { forwardUrl } from '../events/forward-destination.js';
-import { UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { DataFolderBusyError } from '../shared/data-lock.js';
 import { checkPortFree } from '../shared/free-port.js';
 import { inMemory } from '../shared/local-data.js';

@@ -13,7 +13,7 @@ import {
 import { valueSchema } from '../../lambda/callback/transaction-schema.js';
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
-import { UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../cli/cli-errors.js';
 
 /**
  * The fields a report row is compared on: those declared `reconciled`, checked by the receiver's

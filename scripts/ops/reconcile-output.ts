@@ -1,5 +1,5 @@
-import { BoundedTable } from '../output/bounded-table.js';
-import type { MachineShape } from '../output/machine-output.js';
+import { BoundedTable } from '../cli/output/bounded-table.js';
+import type { MachineShape } from '../cli/output/machine-output.js';
 import { type ReconciledValues, reconciledFields } from './gateway-report.js';
 import type { Finding, ReconcileSummary } from './reconciliation.js';
 

@@ -4,19 +4,19 @@ import { access, constants } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { Option } from '@commander-js/extra-typings';
-import { moreLine } from '../output/bounded-table.js';
-import { type MachineWriter, machineWriter } from '../output/machine-output.js';
+import { unreadableFile } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { moreLine } from '../cli/output/bounded-table.js';
+import { type MachineWriter, machineWriter } from '../cli/output/machine-output.js';
 import {
   closeOutputFile,
   openOutputFile,
   outputPlan,
   withOutputOptions,
-} from '../output/output-options.js';
-import { withProgress } from '../output/progress.js';
+} from '../cli/output/output-options.js';
+import { withProgress } from '../cli/output/progress.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow, timeWindow } from '../query/time-window.js';
-import { unreadableFile } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { type ReportFormat, readReport } from './gateway-report.js';
 import { FindingsTables, findingShape, summaryText } from './reconcile-output.js';
 import { agrees, type Finding, reconcile, tableSources } from './reconciliation.js';

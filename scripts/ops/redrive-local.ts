@@ -1,10 +1,10 @@
+import { UsageError } from '../cli/cli-errors.js';
+import { exitCodes } from '../cli/exit-codes.js';
+import { terminalText } from '../cli/terminal-text.js';
 import { readDeadLetters } from '../events/dead-letters.js';
 import { localSigningSecret } from '../events/forward-destination.js';
 import { eventFiles } from '../local/event-files.js';
-import { UsageError } from '../shared/cli-errors.js';
-import { exitCodes } from '../shared/exit-codes.js';
 import { localData } from '../shared/local-data.js';
-import { terminalText } from '../shared/terminal-text.js';
 import { redriveDeadLetters } from './redrive-dead-letters.js';
 
 /**

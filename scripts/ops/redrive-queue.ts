@@ -16,9 +16,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
+import { UsageError } from '../cli/cli-errors.js';
 import { timeWindow } from '../query/time-window.js';
 import { conflictItems, itemsInWindow, type QueryContext } from '../query/transaction-queries.js';
-import { UsageError } from '../shared/cli-errors.js';
 import {
   type Destination,
   insertRecord,

@@ -2,12 +2,12 @@
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';
+import { positiveInteger, UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { type ListingView, openListing } from '../cli/output/listing.js';
+import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { forwardToOption } from '../events/forward-destination.js';
-import { type ListingView, openListing } from '../output/listing.js';
-import { outputPlan, withOutputOptions } from '../output/output-options.js';
 import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
-import { positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';

@@ -1,12 +1,13 @@
 /** `npm run replay`: republishes recorded transactions to the bus (docs/events.md). */
+
+import { UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { type ListingView, openListing } from '../cli/output/listing.js';
+import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
+import { terminalText } from '../cli/terminal-text.js';
 import { forwardDestination, forwardToOption } from '../events/forward-destination.js';
-import { type ListingView, openListing } from '../output/listing.js';
-import { outputPlan, withOutputOptions } from '../output/output-options.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { optionalWindow } from '../query/time-window.js';
-import { UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
-import { terminalText } from '../shared/terminal-text.js';
 import { busOption, destination, type ReplayProblem, replayTransactions } from './republish.js';
 
 const program = withTableOptions(

@@ -5,6 +5,7 @@ import { EventBridgePublisher, type EventPublisher } from '../../lambda/events/e
 import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.js';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import type { TransactionEvent } from '../../lambda/events/transaction-event.js';
+import { UsageError } from '../cli/cli-errors.js';
 import type { TimeWindow } from '../query/time-window.js';
 import {
   type Item,
@@ -13,7 +14,6 @@ import {
   maxKeysPerBatch,
   type QueryContext,
 } from '../query/transaction-queries.js';
-import { UsageError } from '../shared/cli-errors.js';
 
 /** Where replay and redrive publish: the stream consumer's own client, limits and retries. */
 export interface Destination {

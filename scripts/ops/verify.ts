@@ -8,14 +8,14 @@ import {
   verifyHash,
 } from '../../lambda/callback/callback-hash.js';
 import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js';
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
+import { UsageError, unreadableFile } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { terminalText } from '../cli/terminal-text.js';
 import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
 import { type TargetFlags, withTableOptions } from '../query/query-target.js';
-import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
-import { UsageError, unreadableFile } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { localData } from '../shared/local-data.js';
 import { localApiKey, runningServer } from '../shared/local-target.js';
-import { terminalText } from '../shared/terminal-text.js';
 
 const program = withTableOptions(
   withKeyOptions(

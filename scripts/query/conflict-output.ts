@@ -1,5 +1,5 @@
+import { textTable } from '../cli/output/text-table.js';
 import type { ConflictView } from '../settle/reference-state.js';
-import { textTable } from '../shared/text-table.js';
 import { exactJson } from './stored-item.js';
 
 /** A conflict as `query conflicts` gives it to scripts: no raw item, the decision if any. */

@@ -13,7 +13,7 @@ import {
   refusalsIndex,
   refusalsTable,
 } from '../../lambda/refusals/refusals-table.js';
-import { UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type TargetFlags, withTarget } from './query-target.js';
 import type { QueryContext } from './transaction-queries.js';

@@ -5,12 +5,12 @@ import {
   Option,
   type OptionValues,
 } from '@commander-js/extra-typings';
-import { writeListing } from '../output/listing.js';
-import { outputPlan, withOutputOptions } from '../output/output-options.js';
-import { withProgress } from '../output/progress.js';
+import { positiveInteger, UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { writeListing } from '../cli/output/listing.js';
+import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
+import { withProgress } from '../cli/output/progress.js';
 import { listConflicts } from '../settle/reference-state.js';
-import { positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { conflictsText } from './conflict-output.js';
 import { listRefusalSummaries, listRefusals } from './kept-refusals.js';
 import { withTableOptions, withTarget } from './query-target.js';

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { ListingView } from '../output/listing.js';
+import type { ListingView } from '../cli/output/listing.js';
 import type { KeptRefusal, RefusalSummary } from './kept-refusals.js';
 import { exactJson } from './stored-item.js';
 

@@ -6,7 +6,7 @@ import {
 } from '../../lambda/callback/transaction-fields.js';
 import { listAttributesOf } from '../../lambda/storage/table-definition.js';
 import { readTransactionAttributes } from '../../lambda/storage/transaction-item.js';
-import { unsafeCharacter } from '../shared/terminal-text.js';
+import { unsafeCharacter } from '../cli/terminal-text.js';
 
 /**
  * An item as read back, decoded with `wrapNumbers`: a number stays the exact digits DynamoDB

@@ -1,4 +1,4 @@
-import { UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../cli/cli-errors.js';
 
 /**
  * `[since, until)` as the ISO-8601 strings `receivedAt` holds. Any length: the time index costs

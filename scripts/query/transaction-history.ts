@@ -1,4 +1,4 @@
-import { textTable } from '../shared/text-table.js';
+import { textTable } from '../cli/output/text-table.js';
 import { displayValue, type StoredItem } from './stored-item.js';
 
 /** One version of a transaction: what it said, and who made it the stored one, when and why. */

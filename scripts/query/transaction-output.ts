@@ -2,8 +2,8 @@ import {
   type FieldDeclarations,
   transactionFields,
 } from '../../lambda/callback/transaction-fields.js';
-import type { ListingView } from '../output/listing.js';
-import { detailLines, textTable } from '../shared/text-table.js';
+import type { ListingView } from '../cli/output/listing.js';
+import { detailLines, textTable } from '../cli/output/text-table.js';
 import {
   displayValue,
   listFieldsOf,

@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import type { ListingView } from '../output/listing.js';
+import type { ListingView } from '../cli/output/listing.js';
 import { displayValue, type StoredItem } from './stored-item.js';
 
 /** One group of `summary`: a currency, type and status (and day, with `--by day`). */

@@ -1,4 +1,9 @@
 /** `npm run resubmit`: sends a kept refusal's body again, byte for byte (docs/operations.md). */
+
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
+import { httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { terminalText } from '../cli/terminal-text.js';
 import {
   digestPrefix,
   type KeptRefusal,
@@ -6,13 +11,9 @@ import {
   wholeRefusal,
 } from '../query/kept-refusals.js';
 import { withTableOptions } from '../query/query-target.js';
-import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
-import { httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { explainNetworkFailure } from '../shared/delivery-failure.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
-import { terminalText } from '../shared/terminal-text.js';
 
 const program = withTableOptions(
   withKeyOptions(

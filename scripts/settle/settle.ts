@@ -1,11 +1,11 @@
 /** `npm run settle`: an operator's decision on a conflict, recorded (docs/operations.md). */
 import { Option } from '@commander-js/extra-typings';
+import { positiveInteger } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { terminalText } from '../cli/terminal-text.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
-import { positiveInteger } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
 import { isLoopbackUrl } from '../shared/local-target.js';
-import { terminalText } from '../shared/terminal-text.js';
 import { operatorIdentity } from './operator-identity.js';
 import { SettleRefusedError, settleConflict } from './settle-conflict.js';
 

@@ -1,4 +1,4 @@
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../cli/terminal-text.js';
 
 /** What to do about each refusal, by status; the receiver's problem title says what happened. */
 const advice: Readonly<Record<number, string>> = {

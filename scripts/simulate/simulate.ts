@@ -4,9 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { SingleBar } from 'cli-progress';
-import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../shared/api-key-option.js';
-import { fraction, httpUrl, positiveInteger, UsageError } from '../shared/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../shared/command-program.js';
+import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
+import { fraction, httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { callbackBody } from '../shared/gateway-callback.js';
 import { localData } from '../shared/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';

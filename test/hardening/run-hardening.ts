@@ -4,7 +4,7 @@
  * argument) to the last command of a script line, so `--help` would have run the whole suite.
  */
 import { spawn } from 'node:child_process';
-import { commandProgram, exitCodes, runProgram } from '../../scripts/shared/command-program.js';
+import { commandProgram, exitCodes, runProgram } from '../../scripts/cli/command-program.js';
 
 const program = commandProgram(
   'test:hardening',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportFailure } from '../../scripts/shared/cli-errors.js';
-import { terminalText } from '../../scripts/shared/terminal-text.js';
-import { detailLines, textTable } from '../../scripts/shared/text-table.js';
+import { reportFailure } from '../../scripts/cli/cli-errors.js';
+import { detailLines, textTable } from '../../scripts/cli/output/text-table.js';
+import { terminalText } from '../../scripts/cli/terminal-text.js';
 
 describe('terminalText (what a stored string may do to a terminal)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedTable, moreLine } from '../../scripts/output/bounded-table.js';
+import { BoundedTable, moreLine } from '../../scripts/cli/output/bounded-table.js';
 
 describe('a bounded table', () => {
   it('keeps the first rows of a million items and counts the rest', () => {

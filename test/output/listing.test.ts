@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { tableRows } from '../../scripts/output/bounded-table.js';
-import { type ListingView, openListing } from '../../scripts/output/listing.js';
+import { tableRows } from '../../scripts/cli/output/bounded-table.js';
+import { type ListingView, openListing } from '../../scripts/cli/output/listing.js';
 
 const numbers: ListingView<number> = {
   what: 'numbers',

@@ -7,7 +7,7 @@ import {
   type MachineOptions,
   type MachineShape,
   machineWriter,
-} from '../../scripts/output/machine-output.js';
+} from '../../scripts/cli/output/machine-output.js';
 
 interface Pair {
   readonly name: string;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Progress, progressDelayMs } from '../../scripts/output/progress.js';
+import { Progress, progressDelayMs } from '../../scripts/cli/output/progress.js';
 
 function stream(isTTY: boolean) {
   const out = Object.assign(new PassThrough(), { isTTY, columns: 80 });

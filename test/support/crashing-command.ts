@@ -3,7 +3,7 @@
  * awaits), run by test/ops/exit-codes-cli.test.ts: Node alone would exit 1, the code for
  * differences found.
  */
-import { commandProgram, runProgram } from '../../scripts/shared/command-program.js';
+import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';
 
 const program = commandProgram('crash', 'Crashes outside its action.', { ok: 'never' })
   .argument('<how>', 'throw or reject')

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { extname } from 'node:path';
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
-import { UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../cli-errors.js';
 import type { MachineFormat } from './machine-output.js';
 
 export type OutputFormat = 'table' | MachineFormat;

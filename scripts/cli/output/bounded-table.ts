@@ -1,4 +1,4 @@
-import { textTable } from '../shared/text-table.js';
+import { textTable } from './text-table.js';
 
 /** Rows a terminal table shows by default: a screenful, whatever the count. */
 export const tableRows = 50;

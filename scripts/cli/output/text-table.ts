@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../terminal-text.js';
 
 /** No rules, two spaces between columns: the tools' tables read like `ls -l`, and copy cleanly. */
 const rules = [

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { exactJson } from '../query/stored-item.js';
-import { terminalText } from '../shared/terminal-text.js';
+import { exactJson } from '../../query/stored-item.js';
+import { terminalText } from '../terminal-text.js';
 import { neutralisedCell } from './csv-cell.js';
 
 export type MachineFormat = 'json' | 'jsonl' | 'csv';
