@@ -8,7 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { commandProgram, runProgram } from '../scripts/cli/command-program.js';
-import { localDynamoDbClient } from '../scripts/shared/local-engine.js';
+import { localDynamoDbClient } from '../scripts/local/engine/local-engine.js';
 import { coldStartRows, measureColdStart } from './measure/cold-start.js';
 import { endToEndRows, measureEndToEnd } from './measure/end-to-end.js';
 import { type CpuResult, cpuCases, cpuRows, measureHandlerCpu } from './measure/handler-cpu.js';

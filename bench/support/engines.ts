@@ -1,12 +1,12 @@
 import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { startDynalite } from '../../scripts/dynalite/start.js';
 import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import {
   ensureTable,
   localCredentials,
   localDynamoDbClient,
   localRegion,
-} from '../../scripts/shared/local-engine.js';
+} from '../../scripts/local/engine/local-engine.js';
 
 /**
  * DynamoDB Local honours `ReturnValuesOnConditionCheckFailure`, dynalite does not: exactly where

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { HashMode } from '../../lambda/config/config.js';
 import { callbackResource, startGatewayServer } from '../../scripts/local/gateway-server.js';
-import { startLocalServer } from '../../scripts/local/local-server.js';
+import { startLocalServer } from '../../scripts/local/server.js';
 import { cleanEnvironment, node24, repositoryRoot } from './node24.js';
 import type { SubjectName } from './subjects.js';
 

@@ -5,8 +5,8 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
-import { freePort } from '../shared/free-port.js';
-import { localDynamoDbClient } from '../shared/local-engine.js';
+import { localDynamoDbClient } from '../local/engine/local-engine.js';
+import { freePort } from '../local/free-port.js';
 import { fetchDynamoDbLocal } from './fetch.js';
 
 export interface RunningEngine {

@@ -1,158 +1,209 @@
-/** `npm start`: the receiver on this machine, configured by the environment as the function is. */
-import { Option } from '@commander-js/extra-typings';
-import { type HashMode, hashModes } from '../../lambda/config/config.js';
-import { UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
-import { forwardUrl } from '../events/forward-destination.js';
-import { DataFolderBusyError } from '../shared/data-lock.js';
-import { checkPortFree } from '../shared/free-port.js';
-import { inMemory } from '../shared/local-data.js';
-import { isLoopbackHost, isLoopbackUrl } from '../shared/local-target.js';
-import { banner } from './banner.js';
-import { type LocalServer, startLocalServer } from './local-server.js';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
+import { createReceiver } from '../../lambda/create-receiver.js';
+import { requestHandler } from '../query/query-target.js';
+import { acquireDataLock } from './data-lock.js';
+import { startDynalite } from './engine/dynalite.js';
+import { newEngineCredentials, saveEngineCredentials } from './engine/engine-credentials.js';
+import { ensureTable, localCredentials, localRegion } from './engine/local-engine.js';
+import { type ForwardEventsOptions, startEventForwarding } from './events/event-forwarding.js';
+import { callbackResource, startGatewayServer } from './gateway-server.js';
+import { defaultTableName, type LocalData, localData, readDevKey } from './local-data.js';
+import { isLoopbackUrl, urlHost } from './local-target.js';
 
-const program = commandProgram(
-  'start',
-  'Serves POST /callback with the real Lambda handler and an embedded DynamoDB.',
-  { ok: 'stopped cleanly (Ctrl-C, SIGTERM)' },
-)
-  .option('--in-memory', 'keep nothing: the same as DATA_DIR=:memory:', false)
-  .addOption(
-    new Option('--port <n>', 'port (0 picks a free one)')
-      .env('PORT')
-      .default(3000)
-      .argParser(parsePort),
-  )
-  .addOption(
-    new Option(
-      '--forward-events <url>',
-      'POST every event the deployed stack would publish to this URL (docs/events.md)',
-    )
-      .env('FORWARD_EVENTS_URL')
-      .argParser((value) => forwardUrl(value, '--forward-events (or FORWARD_EVENTS_URL)')),
-  )
-  .addHelpText(
-    'after',
-    `
-Environment:
-  HOST                       interface (default 127.0.0.1; others get a warning, see docs/local-mode.md)
-  DATA_DIR                   data folder (default .data; :memory: keeps nothing)
-  TABLE_NAME                 table (default callback-transactions)
-  CALLBACK_API_KEYS          accepted keys, comma-separated (default: a generated dev key)
-  HASH_MODE                  ${hashModes.join(' | ')} (default if-present)
-  AWS_ENDPOINT_URL_DYNAMODB  use this DynamoDB instead of the embedded one`,
-  )
-  .action(start);
+export interface LocalServerOptions {
+  /** Default 3000; 0 picks a free port. */
+  readonly port?: number;
+  /** Default 127.0.0.1: a development server has no business on other interfaces. */
+  readonly host?: string;
+  /** A folder, or `:memory:`; default `.data`. */
+  readonly dataDir?: string;
+  readonly tableName?: string;
+  /** Comma-separated, like `CALLBACK_API_KEYS`; default a generated development key. */
+  readonly apiKeys?: string;
+  /** An existing DynamoDB instead of the embedded one; on AWS the tables must exist. */
+  readonly endpoint?: string;
+  readonly hashMode?: HashMode;
+  /** POST every event the stream consumer would publish to this URL (see event-forwarding.ts). */
+  readonly forwardEvents?: ForwardEventsOptions;
+}
 
-async function start(options: {
-  inMemory: boolean;
-  port: number;
-  forwardEvents?: string;
-}): Promise<void> {
-  const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
-  const hashMode = process.env.HASH_MODE || undefined;
-  if (hashMode && !(hashModes as readonly string[]).includes(hashMode)) {
-    throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${hashMode}`);
-  }
-  if (
-    options.forwardEvents &&
-    AWS_ENDPOINT_URL_DYNAMODB &&
-    !isLoopbackUrl(AWS_ENDPOINT_URL_DYNAMODB)
-  ) {
-    // Forwarding reads the whole table every few hundred ms: fine on this machine, not on AWS,
-    // where the deployed stream consumer publishes anyway.
-    throw new UsageError(
-      '--forward-events reads the table continuously: use it with a local engine, not AWS_ENDPOINT_URL_DYNAMODB on AWS',
-    );
-  }
-  const host = HOST || '127.0.0.1';
-  const dataDir = options.inMemory ? inMemory : DATA_DIR;
-  const exposed = !isLoopbackHost(host);
-  // Names and raw bodies go to disk: files for the owner alone, whatever the shell's umask.
-  process.umask(0o077);
+export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
 
-  // Before the data folder and its dev key are made: a busy port fails with nothing created.
-  if (options.port !== 0) {
-    await checkPortFree(host, options.port).catch((error: unknown) => {
-      throw new Error(describe(error), { cause: error });
+/**
+ * Local mode: the receiver Lambda runs (`createReceiver`, as lambda/receiver.ts builds it) behind
+ * a stand-in for API Gateway, over an embedded DynamoDB kept in the data folder. Each call builds
+ * its own receiver from its options and the shell's environment, which it only reads.
+ */
+export async function startLocalServer(options: LocalServerOptions = {}) {
+  const data = localData(options.dataDir);
+  const tableName = options.tableName ?? defaultTableName;
+  // Undone in reverse (HTTP drains before the engine closes, the lock goes last), every step.
+  const cleanup: (() => Promise<void>)[] = [];
+  const undo = async () => {
+    const errors: unknown[] = [];
+    for (const step of cleanup.reverse()) await step().catch((error) => errors.push(error));
+    if (errors.length > 1) throw new AggregateError(errors, 'Stopping local mode failed');
+    if (errors.length === 1) throw errors[0];
+  };
+  // What the embedded engine answers to: this server's own pair, handed to its clients.
+  const engineCredentials = newEngineCredentials();
+  try {
+    const files = data.kind === 'disk' ? data : await privateRunFolder();
+    if (data.kind === 'memory') cleanup.push(() => rm(files.dir, { recursive: true, force: true }));
+    const lock = await lockFolder(files.dir, files.lockFile);
+    cleanup.push(() => lock.release());
+    const keys = await resolveApiKeys(options.apiKeys, files, data.kind === 'memory');
+
+    const { endpoint } = options;
+    const engineFolder = data.kind === 'disk' ? data.engineDir : undefined;
+    const engine = endpoint
+      ? { endpoint, stop: async () => {} }
+      : await startDynalite(engineFolder, { credentials: engineCredentials });
+    if (!endpoint) {
+      // Before the lock file names the endpoint: a tool that finds one finds its credentials.
+      cleanup.push(() => rm(files.engineCredentialsFile, { force: true }));
+      await saveEngineCredentials(files.engineCredentialsFile, engine.endpoint, engineCredentials);
+    }
+    cleanup.push(() => engine.stop());
+    const isLocalEngine = !endpoint || isLoopbackUrl(endpoint);
+
+    // Where the receiver's and the setup's clients connect, handed to them, never written into
+    // the environment: the embedded engine answers to this run's credentials alone, whatever the
+    // shell holds; another local engine gets a region and stand-in credentials unless the shell
+    // configures its own; an engine on AWS, only its address.
+    const ownCredentials = Boolean(process.env.AWS_ACCESS_KEY_ID || process.env.AWS_PROFILE);
+    const localRegionFor = { region: process.env.AWS_REGION || localRegion };
+    const connection = !endpoint
+      ? { endpoint: engine.endpoint, ...localRegionFor, credentials: engineCredentials }
+      : isLocalEngine
+        ? {
+            endpoint,
+            ...localRegionFor,
+            ...(ownCredentials ? {} : { credentials: localCredentials }),
+          }
+        : { endpoint };
+    const config = loadConfig({
+      ...process.env,
+      TABLE_NAME: tableName,
+      CALLBACK_API_KEYS: keys.keys.join(','),
+      ...(options.hashMode ? { HASH_MODE: options.hashMode } : {}),
+      // EMF metrics are for CloudWatch; locally they only clutter every log line.
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
     });
+
+    // Table set-up and the event stream's reads: a hung engine fails the call, never stalls it.
+    const newClient = () => new DynamoDBClient({ ...connection, requestHandler });
+    const client = newClient();
+    const create = { create: isLocalEngine };
+    let tableCreated: boolean;
+    try {
+      tableCreated = (await ensureTable(client, tableName, create)) === 'created';
+      await ensureTable(client, config.refusals.tableName, { ...create, table: 'refusals' });
+    } finally {
+      client.destroy();
+    }
+
+    // Before the gateway opens, so the stream starts before the first callback; stopped after
+    // it drains, so it sees the last ones.
+    const events =
+      options.forwardEvents &&
+      (await startEventForwarding(
+        files.dir,
+        { client: newClient(), tableName },
+        options.forwardEvents,
+      ));
+    if (events) cleanup.push(() => events.stop());
+
+    const receiver = createReceiver(config, { dynamoDb: connection });
+    cleanup.push(async () => receiver.close());
+    const host = options.host ?? '127.0.0.1';
+    const gateway = await startGatewayServer({
+      invoke: receiver.handler,
+      host,
+      port: options.port ?? 3000,
+      stage: 'local',
+    });
+    cleanup.push(() => gateway.close());
+    const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;
+    await lock.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
+
+    let stopped: Promise<void> | undefined;
+    return {
+      url,
+      /** The first accepted key, for curl lines and the simulator. */
+      apiKey: keys.keys[0] as string,
+      keySource: keys.source,
+      data,
+      /** Where the tools find this server: the data folder, or an in-memory run's own folder. */
+      runDir: files.dir,
+      tableName,
+      engine: { endpoint: engine.endpoint, embedded: !endpoint },
+      tableCreated,
+      /** Event forwarding, when asked for. */
+      events,
+      /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
+      stop: () => (stopped ??= undo()),
+    };
+  } catch (error) {
+    await undo().catch(() => {}); // the startup error is the one worth reporting
+    throw error;
   }
-  const server = await startLocalServer({
-    port: options.port,
-    host,
-    dataDir,
-    ...(TABLE_NAME && { tableName: TABLE_NAME }),
-    ...(CALLBACK_API_KEYS && { apiKeys: CALLBACK_API_KEYS }),
-    ...(AWS_ENDPOINT_URL_DYNAMODB && { endpoint: AWS_ENDPOINT_URL_DYNAMODB }),
-    ...(hashMode && { hashMode: hashMode as HashMode }),
-    ...(options.forwardEvents && { forwardEvents: { url: options.forwardEvents } }),
-  }).catch((error: unknown) => {
-    throw new Error(describe(error), { cause: error });
-  });
-  if (exposed) {
-    process.stderr.write(
-      `Warning: HOST=${host} serves plain HTTP to the network; anyone who can reach this port ` +
-        'can send callbacks with the key.\n',
-    );
-  }
-  const dataDirSetting = DATA_DIR || undefined;
-  process.stdout.write(
-    banner(server, { hashMode: hashMode ?? 'if-present', exposed, dataDirSetting }),
-  );
-  stopOnSignals(server);
 }
 
 /**
- * Ctrl-C reaches npm and this process at once, and npm relays it again: a repeat within a second
- * is the same stop request; a later one forces the exit. SIGTERM may reach npm alone: npm relays
- * it. If npm itself dies without relaying (SIGKILL), this process is re-parented: it stops too.
+ * An in-memory run keeps no data, but its lock file, engine credentials and generated key need a
+ * folder only its owner can open: a fresh one (mkdtemp makes it 0700), removed when it stops.
  */
-function stopOnSignals(server: LocalServer): void {
-  const exit = (message: string, code: number): never => {
-    process.stderr.write(message);
-    process.exit(code);
-  };
-  let firstSignalAt: number | undefined;
-  const stop = (why: string) => {
-    if (firstSignalAt !== undefined) {
-      if (Date.now() - firstSignalAt < 1_000) return;
-      exit(`${why} again: exiting without waiting.\n`, exitCodes.failed);
-    }
-    firstSignalAt = Date.now();
-    process.stderr.write(`${why}: finishing callbacks in flight, then stopping…\n`);
-    server.stop().then(
-      () => exit('Stopped.\n', exitCodes.ok),
-      (error: unknown) => exit(`Stopped with an error: ${describe(error)}\n`, exitCodes.failed),
-    );
-  };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
-  const parent = process.ppid;
-  setInterval(() => {
-    if (process.ppid !== parent) stop('npm start has gone');
-  }, 1_000).unref();
+async function privateRunFolder() {
+  const data = localData(await mkdtemp(join(tmpdir(), 'callback-receiver-')));
+  if (data.kind === 'memory') throw new Error('unreachable: a folder path is not :memory:');
+  return data;
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) {
-    throw new UsageError(`the port (--port or PORT) must be 0-65535, got ${value}`);
-  }
-  return port;
+/** Names and raw bodies live in the folder: the owner's alone (one made by an older version too). */
+async function lockFolder(dir: string, lockFile: string) {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  // A query may hold the folder for a moment; another server holds it for good.
+  return acquireDataLock(lockFile, 'server', {
+    waitMs: 5_000,
+    waitFor: (holder) => holder.role === 'query',
+  });
 }
 
-/** The failure, with what to do about the ones a user meets. */
-function describe(error: unknown): string {
-  const advice: Record<string, string> = {
-    EADDRINUSE: ': set PORT to a free port (or 0 for any).',
-    EADDRNOTAVAIL: ': HOST is not an address of this machine.',
-  };
-  if (error instanceof DataFolderBusyError) {
-    return `${error.message} Stop it first, or give this one its own DATA_DIR.`;
-  }
-  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
-  return error instanceof Error ? `${error.message}${advice[code] ?? ''}` : String(error);
-}
+/** Where the accepted keys came from, for the banner. */
+export type KeySource =
+  | { readonly kind: 'environment'; readonly count: number }
+  | {
+      readonly kind: 'generated';
+      /** Where the tools read it (never printed in full). */
+      readonly file: string;
+      readonly reused: boolean;
+      /** In an in-memory run's folder: gone when it stops. */
+      readonly temporary: boolean;
+    };
 
-await runProgram(program, 'start');
-// A start that failed has said why in one line; nothing of it may keep the process alive.
-if (process.exitCode) process.exit();
+/**
+ * The keys from `CALLBACK_API_KEYS`, else a development key kept in the data folder, so a restart
+ * accepts the key the simulator or a saved curl line already uses.
+ */
+async function resolveApiKeys(
+  fromEnvironment: string | undefined,
+  files: Extract<LocalData, { kind: 'disk' }>,
+  temporary: boolean,
+): Promise<{ readonly keys: readonly string[]; readonly source: KeySource }> {
+  const keys = splitKeys(fromEnvironment ?? '');
+  if (keys.length > 0) return { keys, source: { kind: 'environment', count: keys.length } };
+  const file = files.devKeyFile;
+  const saved = await readDevKey(files);
+  if (saved) return { keys: [saved], source: { kind: 'generated', file, reused: true, temporary } };
+  // Recognisable as a development key wherever it turns up.
+  const key = `dev-${randomBytes(16).toString('hex')}`;
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return { keys: [key], source: { kind: 'generated', file, reused: false, temporary } };
+}

@@ -1,12 +1,16 @@
 import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
-import { type DeadLetter, readDeadLetters, removeDeadLetters } from '../events/dead-letters.js';
+import {
+  type DeadLetter,
+  readDeadLetters,
+  removeDeadLetters,
+} from '../local/events/dead-letters.js';
 import {
   type EventTarget,
   type OutgoingEvent,
   outgoingEvent,
   send,
-} from '../events/event-target.js';
+} from '../local/events/event-target.js';
 
 export interface DeadLetterOutcome {
   readonly id: string;

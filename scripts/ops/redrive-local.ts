@@ -1,10 +1,10 @@
 import { UsageError } from '../cli/cli-errors.js';
 import { exitCodes } from '../cli/exit-codes.js';
 import { terminalText } from '../cli/terminal-text.js';
-import { readDeadLetters } from '../events/dead-letters.js';
-import { localSigningSecret } from '../events/forward-destination.js';
-import { eventFiles } from '../local/event-files.js';
-import { localData } from '../shared/local-data.js';
+import { readDeadLetters } from '../local/events/dead-letters.js';
+import { eventFiles } from '../local/events/event-files.js';
+import { localSigningSecret } from '../local/events/forward-destination.js';
+import { localData } from '../local/local-data.js';
 import { redriveDeadLetters } from './redrive-dead-letters.js';
 
 /**

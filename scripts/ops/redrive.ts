@@ -6,7 +6,7 @@ import { positiveInteger, UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
-import { forwardToOption } from '../events/forward-destination.js';
+import { forwardToOption } from '../local/events/forward-destination.js';
 import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';

@@ -12,10 +12,10 @@ import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-op
 import { UsageError, unreadableFile } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
+import { localData } from '../local/local-data.js';
+import { localApiKey, runningServer } from '../local/local-target.js';
 import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
 import { type TargetFlags, withTableOptions } from '../query/query-target.js';
-import { localData } from '../shared/local-data.js';
-import { localApiKey, runningServer } from '../shared/local-target.js';
 
 const program = withTableOptions(
   withKeyOptions(

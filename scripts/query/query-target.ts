@@ -4,12 +4,12 @@ import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynam
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
-import { startDynalite } from '../dynalite/start.js';
-import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../shared/data-lock.js';
-import { engineCredentialsFor, newEngineCredentials } from '../shared/engine-credentials.js';
-import { defaultTableName, type LocalData, localData } from '../shared/local-data.js';
-import { ensureTable, localDynamoDbClient } from '../shared/local-engine.js';
-import { isLoopbackUrl } from '../shared/local-target.js';
+import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../local/data-lock.js';
+import { startDynalite } from '../local/engine/dynalite.js';
+import { engineCredentialsFor, newEngineCredentials } from '../local/engine/engine-credentials.js';
+import { ensureTable, localDynamoDbClient } from '../local/engine/local-engine.js';
+import { defaultTableName, type LocalData, localData } from '../local/local-data.js';
+import { isLoopbackUrl } from '../local/local-target.js';
 
 /** Where the tools read, and how to let go of it afterwards. */
 export interface QueryTarget {

@@ -4,6 +4,8 @@ import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-op
 import { httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
+import { localData } from '../local/local-data.js';
+import { isLoopbackUrl, localApiKey, runningServer } from '../local/local-target.js';
 import {
   digestPrefix,
   type KeptRefusal,
@@ -12,8 +14,6 @@ import {
 } from '../query/kept-refusals.js';
 import { withTableOptions } from '../query/query-target.js';
 import { explainNetworkFailure } from '../shared/delivery-failure.js';
-import { localData } from '../shared/local-data.js';
-import { isLoopbackUrl, localApiKey, runningServer } from '../shared/local-target.js';
 
 const program = withTableOptions(
   withKeyOptions(

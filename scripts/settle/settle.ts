@@ -3,9 +3,9 @@ import { Option } from '@commander-js/extra-typings';
 import { positiveInteger } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
+import { isLoopbackUrl } from '../local/local-target.js';
 import { withTableOptions, withTarget } from '../query/query-target.js';
 import { exactJson } from '../query/stored-item.js';
-import { isLoopbackUrl } from '../shared/local-target.js';
 import { operatorIdentity } from './operator-identity.js';
 import { SettleRefusedError, settleConflict } from './settle-conflict.js';
 

@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, it } from 'vitest';
-import { newSigningSecret, signatureHeaders } from '../../scripts/events/webhook-signature.js';
+import {
+  newSigningSecret,
+  signatureHeaders,
+} from '../../scripts/local/events/webhook-signature.js';
 import { repoRoot } from '../local/support/local-cli.js';
 
 type Verify = (secret: string, headers: object, rawBody: string) => boolean;

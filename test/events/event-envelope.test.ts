@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { putEventsEntry } from '../../lambda/events/stream-record-event.js';
-import { envelopeBody } from '../../scripts/events/event-envelope.js';
+import { envelopeBody } from '../../scripts/local/events/event-envelope.js';
 import { parseExact } from '../local/support/local-cli.js';
 
 describe('the envelope of a forwarded event', () => {

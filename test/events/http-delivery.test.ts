@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliver } from '../../scripts/events/http-delivery.js';
+import { deliver } from '../../scripts/local/events/http-delivery.js';
 
 describe('delivering one event to a consumer', () => {
   let server: Server | undefined;

@@ -3,7 +3,7 @@ import {
   newSigningSecret,
   signatureHeaders,
   verifySignature,
-} from '../../scripts/events/webhook-signature.js';
+} from '../../scripts/local/events/webhook-signature.js';
 
 describe('Standard Webhooks signatures of forwarded events', () => {
   // The test vector published with the Standard Webhooks specification.

@@ -14,7 +14,7 @@ import {
   startFaultProxy,
 } from '../../scripts/fault-proxy/fault-proxy.js';
 
-import { freePort } from '../../scripts/shared/free-port.js';
+import { freePort } from '../../scripts/local/free-port.js';
 import { recordOf, streamRecord } from '../events/stream-records.js';
 import { type AwsStandIn, startAwsStandIn } from '../support/aws-stand-ins.js';
 import {

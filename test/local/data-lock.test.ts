@@ -7,7 +7,7 @@ import {
   acquireDataLock,
   DataFolderBusyError,
   readLockOwner,
-} from '../../scripts/shared/data-lock.js';
+} from '../../scripts/local/data-lock.js';
 
 describe('acquireDataLock (one process per local data folder)', () => {
   let dir: string;

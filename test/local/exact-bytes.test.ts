@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalServer, startLocalServer } from '../../scripts/local/local-server.js';
+import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
 import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEngineCredentials } from '../../scripts/shared/engine-credentials.js';
+import { newEngineCredentials } from '../../scripts/local/engine/engine-credentials.js';
 import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
 import {
   dataFolder,

@@ -2,8 +2,8 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { eventFiles } from '../../scripts/local/event-files.js';
-import { Outbox, type OutboxEntry } from '../../scripts/local/outbox.js';
+import { eventFiles } from '../../scripts/local/events/event-files.js';
+import { Outbox, type OutboxEntry } from '../../scripts/local/events/outbox.js';
 
 const entry = (key: string, digest: string | null): OutboxEntry => ({
   key,

@@ -2,12 +2,12 @@ import { createHash, createHmac } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { SourceData } from '@smithy/types';
 import { describe, expect, it } from 'vitest';
+import { newEngineCredentials } from '../../scripts/local/engine/engine-credentials.js';
 import {
   checkSignature,
   maxClockSkewMs,
   type ReceivedRequest,
-} from '../../scripts/dynalite/signature-check.js';
-import { newEngineCredentials } from '../../scripts/shared/engine-credentials.js';
+} from '../../scripts/local/engine/signature-check.js';
 
 /**
  * The signature check on its own: requests signed here with smithy's signer (as the SDK signs),

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { verifySignature } from '../../scripts/events/webhook-signature.js';
-import { eventFiles } from '../../scripts/local/event-files.js';
-import type { LocalServer } from '../../scripts/local/local-server.js';
+import { eventFiles } from '../../scripts/local/events/event-files.js';
+import { verifySignature } from '../../scripts/local/events/webhook-signature.js';
+import type { LocalServer } from '../../scripts/local/server.js';
 import {
   bigId,
   deadLetters,

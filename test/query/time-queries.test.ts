@@ -7,6 +7,8 @@ import {
   transactionsTable,
 } from '../../lambda/storage/table-definition.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
+import { createTableInput } from '../../scripts/local/engine/create-table-input.js';
+import { ensureTable } from '../../scripts/local/engine/local-engine.js';
 import type { StoredItem } from '../../scripts/query/stored-item.js';
 import { timeWindow } from '../../scripts/query/time-window.js';
 import {
@@ -15,8 +17,6 @@ import {
   type QueryContext,
 } from '../../scripts/query/transaction-queries.js';
 import { summarize } from '../../scripts/query/transaction-summary.js';
-import { createTableInput } from '../../scripts/shared/create-table-input.js';
-import { ensureTable } from '../../scripts/shared/local-engine.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../support/engines.js';
 import { storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
 

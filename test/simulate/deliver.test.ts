@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../scripts/shared/free-port.js';
+import { freePort } from '../../scripts/local/free-port.js';
 import { deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 import { type ScriptedAnswer, scriptedReceiver } from './support/scripted-receiver.js';
 

@@ -21,7 +21,10 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { describe, inject, vi } from 'vitest';
 import type { TableDefinition } from '../../lambda/storage/table-definition.js';
-import { createTableInput, refusalsTableInput } from '../../scripts/shared/create-table-input.js';
+import {
+  createTableInput,
+  refusalsTableInput,
+} from '../../scripts/local/engine/create-table-input.js';
 
 /**
  * dynalite ignores `ReturnValuesOnConditionCheckFailure` (no old item on a failed condition);

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { DeliveryPolicy } from '../../../scripts/events/http-delivery.js';
-import { eventFiles } from '../../../scripts/local/event-files.js';
-import { type LocalServer, startLocalServer } from '../../../scripts/local/local-server.js';
+import { eventFiles } from '../../../scripts/local/events/event-files.js';
+import type { DeliveryPolicy } from '../../../scripts/local/events/http-delivery.js';
+import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
 import { callbackBody, sampleTransaction } from '../../../scripts/shared/gateway-callback.js';
 import { type Engine, engineEndpoint } from '../../support/engines.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { freePort } from '../../../scripts/shared/free-port.js';
+import { freePort } from '../../../scripts/local/free-port.js';
 
 export { freePort };
 

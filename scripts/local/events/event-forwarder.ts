@@ -1,8 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
-import { UnpublishableRecordError } from '../../lambda/events/errors.js';
-import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
-import { appendDeadLetter, type DeadLetter } from '../events/dead-letters.js';
-import { type EventTarget, outgoingEvent, send } from '../events/event-target.js';
+import { UnpublishableRecordError } from '../../../lambda/events/errors.js';
+import { eventForRecord, putEventsEntry } from '../../../lambda/events/stream-record-event.js';
+import { appendDeadLetter, type DeadLetter } from './dead-letters.js';
+import { type EventTarget, outgoingEvent, send } from './event-target.js';
 import type { Outbox } from './outbox.js';
 
 export interface EventForwarderOptions {

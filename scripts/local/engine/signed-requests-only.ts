@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import type { EngineCredentials } from '../shared/engine-credentials.js';
+import type { EngineCredentials } from './engine-credentials.js';
 import { checkSignature } from './signature-check.js';
 
 /** dynalite's own limit on a request body. */

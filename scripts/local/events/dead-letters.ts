@@ -1,7 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { lock } from 'proper-lockfile';
-import { writeAtomically } from '../shared/atomic-file.js';
+import { writeAtomically } from '../atomic-file.js';
 
 /** An event that no try delivered, kept to be sent again by `npm run redrive -- --forward-to`. */
 export interface DeadLetter {

@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Checksum, SourceData } from '@smithy/types';
-import type { EngineCredentials } from '../shared/engine-credentials.js';
+import type { EngineCredentials } from './engine-credentials.js';
 
 /** A request as it reached local mode's engine, body read whole. */
 export interface ReceivedRequest {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
-import type { EntryOutcome, EventPublisher } from '../../lambda/events/event-publisher.js';
-import { localRegion } from '../shared/local-engine.js';
+import type { EntryOutcome, EventPublisher } from '../../../lambda/events/event-publisher.js';
+import { localRegion } from '../engine/local-engine.js';
 import { envelopeBody } from './event-envelope.js';
 import { type DeliveryOutcome, type DeliveryPolicy, deliver } from './http-delivery.js';
 import { signatureHeaders } from './webhook-signature.js';

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { readDeadLetters } from '../events/dead-letters.js';
-import type { DeliveryPolicy } from '../events/http-delivery.js';
-import { newSigningSecret } from '../events/webhook-signature.js';
+import { readDeadLetters } from './dead-letters.js';
 import { eventFiles } from './event-files.js';
 import { startEventForwarder } from './event-forwarder.js';
+import type { DeliveryPolicy } from './http-delivery.js';
 import { Outbox } from './outbox.js';
 import { startTableStream } from './table-stream.js';
+import { newSigningSecret } from './webhook-signature.js';
 
 /** `--forward-events` / `FORWARD_EVENTS_URL`, and the knobs tests turn. */
 export interface ForwardEventsOptions {

@@ -1,10 +1,10 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { refusalsTableDefinition } from '../../lambda/refusals/refusals-table.js';
+import { refusalsTableDefinition } from '../../../lambda/refusals/refusals-table.js';
 import {
   keyAttributeNames,
   type TableDefinition,
   transactionsTable,
-} from '../../lambda/storage/table-definition.js';
+} from '../../../lambda/storage/table-definition.js';
 
 /** `CreateTable` from the stack's definitions, for engines CDK does not provision. */
 export function createTableInput(

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeAtomically } from './atomic-file.js';
-import type { LocalData } from './local-data.js';
+import { writeAtomically } from '../atomic-file.js';
+import type { LocalData } from '../local-data.js';
 
 /**
  * The one pair of credentials local mode's embedded engine answers to (see
- * scripts/dynalite/signed-requests-only.ts). Random per run; the tools read them from the data
+ * scripts/local/engine/signed-requests-only.ts). Random per run; the tools read them from the data
  * folder, which only the owner can open.
  */
 export interface EngineCredentials {

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Option } from '@commander-js/extra-typings';
-import { UsageError } from '../cli/cli-errors.js';
-import { eventFiles } from '../local/event-files.js';
-import type { Destination } from '../ops/republish.js';
-import { localData } from '../shared/local-data.js';
+import { UsageError } from '../../cli/cli-errors.js';
+import type { Destination } from '../../ops/republish.js';
+import { localData } from '../local-data.js';
+import { eventFiles } from './event-files.js';
 import { HttpEventPublisher } from './event-target.js';
 
 /** An http(s) URL, as `--forward-events`, `FORWARD_EVENTS_URL` and `--forward-to` take it. */

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { writeAtomically } from '../shared/atomic-file.js';
+import { writeAtomically } from '../atomic-file.js';
 import type { EventFiles } from './event-files.js';
 
 /** One change of the table, as the stream would carry it, and what it leaves the item as. */
