@@ -17,7 +17,7 @@ import { paginateScan } from '@aws-sdk/client-dynamodb';
 import { Option } from '@commander-js/extra-typings';
 import { commandProgram, exitCodes, runProgram } from '../../scripts/cli/command-program.js';
 import { textTable } from '../../scripts/cli/output/text-table.js';
-import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
 import { engineCredentialsFor } from '../../scripts/local/engine/engine-credentials.js';
 import { localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
 import { localData } from '../../scripts/local/local-data.js';

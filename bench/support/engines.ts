@@ -1,5 +1,5 @@
 import { CreateTableCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import {
   ensureTable,

@@ -14,7 +14,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Option } from '@commander-js/extra-typings';
 import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';
-import { startDynamoDbLocal } from '../../scripts/dynamodb-local/start.js';
+import { startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import { ensureTable, localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
 import { localAwsEnvironment } from '../support/engines.js';

@@ -7,12 +7,12 @@ import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.
 import { createDynamoDbClient } from '../../lambda/storage/dynamodb-client.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
-import type { Decision } from '../../scripts/fault-proxy/fault-plan.js';
+import type { Decision } from '../../scripts/dev/fault-proxy/fault-plan.js';
 import {
   type RunningFaultProxy,
   type Service,
   startFaultProxy,
-} from '../../scripts/fault-proxy/fault-proxy.js';
+} from '../../scripts/dev/fault-proxy/fault-proxy.js';
 
 import { freePort } from '../../scripts/local/free-port.js';
 import { recordOf, streamRecord } from '../events/stream-records.js';

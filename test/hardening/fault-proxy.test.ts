@@ -5,8 +5,8 @@ import {
   defaultFaultKinds,
   type FaultKind,
   faultPlan,
-} from '../../scripts/fault-proxy/fault-plan.js';
-import { startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
+} from '../../scripts/dev/fault-proxy/fault-plan.js';
+import { startFaultProxy } from '../../scripts/dev/fault-proxy/fault-proxy.js';
 import {
   createTestTable,
   engineEndpoint,

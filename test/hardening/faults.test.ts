@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
-import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
+import { faultPlan } from '../../scripts/dev/fault-proxy/fault-plan.js';
+import {
+  type RunningFaultProxy,
+  startFaultProxy,
+} from '../../scripts/dev/fault-proxy/fault-proxy.js';
 import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
 import { type DeliveryResult, deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 import { readStream } from '../events/table-stream.js';

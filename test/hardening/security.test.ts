@@ -9,8 +9,11 @@ import { minFetchIntervalMs, secretCacheMs, secretKeys } from '../../lambda/auth
 import { hashedTextCandidates, verifyHash } from '../../lambda/callback/callback-hash.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { faultPlan } from '../../scripts/fault-proxy/fault-plan.js';
-import { type RunningFaultProxy, startFaultProxy } from '../../scripts/fault-proxy/fault-proxy.js';
+import { faultPlan } from '../../scripts/dev/fault-proxy/fault-plan.js';
+import {
+  type RunningFaultProxy,
+  startFaultProxy,
+} from '../../scripts/dev/fault-proxy/fault-proxy.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';

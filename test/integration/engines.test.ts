@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactionsTable } from '../../lambda/storage/table-definition.js';
-import { findJava } from '../../scripts/dynamodb-local/start.js';
+import { findJava } from '../../scripts/dev/dynamodb-local/start.js';
 import {
   createTestTable,
   type Engine,

@@ -8,10 +8,10 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEngine } from '../../scripts/dynamodb-local/start.js';
 import { createTableInput } from '../../scripts/local/engine/create-table-input.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import { newEngineCredentials } from '../../scripts/local/engine/engine-credentials.js';
+import type { RunningEngine } from '../../scripts/local/engine/local-engine.js';
 
 /**
  * Local mode's embedded engine as another local user, or a web page in the owner's browser, meets

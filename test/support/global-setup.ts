@@ -6,12 +6,9 @@
  * REQUIRE_DYNAMODB_LOCAL=1 (CI) that fails the run instead. A failed start always fails it.
  */
 import type { TestProject } from 'vitest/node';
-import {
-  findJava,
-  type RunningEngine,
-  startDynamoDbLocal,
-} from '../../scripts/dynamodb-local/start.js';
+import { findJava, startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
+import type { RunningEngine } from '../../scripts/local/engine/local-engine.js';
 import type { EngineEndpoint } from './engines.js';
 
 declare module 'vitest' {

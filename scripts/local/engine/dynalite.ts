@@ -7,8 +7,8 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { RunningEngine } from '../../dynamodb-local/start.js';
 import type { EngineCredentials } from './engine-credentials.js';
+import type { RunningEngine } from './local-engine.js';
 import { signedRequestsOnly } from './signed-requests-only.js';
 
 // dynalite ships no types; createRequire lets us type the one function we call.

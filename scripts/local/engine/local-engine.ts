@@ -9,6 +9,14 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
 
+/** An engine started for a run: local mode's dynalite, or the tests' DynamoDB Local. */
+export interface RunningEngine {
+  /** `http://127.0.0.1:<port>` */
+  readonly endpoint: string;
+  /** Idempotent. */
+  stop(): Promise<void>;
+}
+
 /**
  * For engines that check no signature (DynamoDB Local, the tests' dynalite), where the SDK still
  * insists on a region and some credentials. Local mode's embedded engine takes only its run's

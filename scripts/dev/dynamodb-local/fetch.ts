@@ -1,5 +1,5 @@
 /**
- * `npm run dynamodb-local:fetch`: AWS DynamoDB Local, pinned, into `.cache`. The jar ships in the
+ * AWS DynamoDB Local, pinned, into `.cache` (the command: fetch-command.ts). The jar ships in the
  * `emulator/` folder of the npm package `amplify-dynamodb-simulator`, taken with `npm pack` (the
  * npm registry is the only network the build may use) rather than as a dependency, which would
  * pull a large tree for one folder.
@@ -10,11 +10,10 @@ import { access, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { commandProgram, runProgram } from '../cli/command-program.js';
 
 const run = promisify(execFile);
 
-const pinned = {
+export const pinned = {
   name: 'amplify-dynamodb-simulator',
   version: '2.9.30',
   /** `npm view amplify-dynamodb-simulator@2.9.30 dist.integrity`; the tarball must match it. */
@@ -28,7 +27,7 @@ const completeMarker = '.complete';
 /** The cached folder that holds DynamoDBLocal.jar, fetched first if missing. */
 export async function fetchDynamoDbLocal(options: { log?: (message: string) => void } = {}) {
   const log = options.log ?? (() => {});
-  const target = resolve(import.meta.dirname, '../../.cache/dynamodb-local', pinned.version);
+  const target = resolve(import.meta.dirname, '../../../.cache/dynamodb-local', pinned.version);
   if (await isComplete(target)) return target;
 
   const spec = `${pinned.name}@${pinned.version}`;
@@ -81,15 +80,4 @@ export async function fetchDynamoDbLocal(options: { log?: (message: string) => v
 async function isComplete(dir: string): Promise<boolean> {
   const marker = await readFile(join(dir, completeMarker), 'utf8').catch(() => '');
   return marker.trim() === pinned.integrity;
-}
-
-if (import.meta.main) {
-  const program = commandProgram(
-    'dynamodb-local:fetch',
-    `Downloads DynamoDB Local (${pinned.name}@${pinned.version}, about 57 MB) into .cache once, checked against its pinned integrity, and prints its folder.`,
-    { ok: 'DynamoDB Local is in the cache (its folder printed)' },
-  ).action(async () => {
-    console.log(await fetchDynamoDbLocal({ log: console.log }));
-  });
-  await runProgram(program, 'dynamodb-local:fetch');
 }

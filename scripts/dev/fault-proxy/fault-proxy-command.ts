@@ -3,8 +3,8 @@
  * `AWS_ENDPOINT_URL_*` at the printed endpoint. Ctrl-C prints what was done to how many requests.
  */
 import { Option } from '@commander-js/extra-typings';
-import { fraction, httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, runProgram } from '../cli/command-program.js';
+import { fraction, httpUrl, positiveInteger, UsageError } from '../../cli/cli-errors.js';
+import { commandProgram, runProgram } from '../../cli/command-program.js';
 import { type FaultKind, faultKinds, faultPlan } from './fault-plan.js';
 import { type Service, serverErrorTypes, startFaultProxy } from './fault-proxy.js';
 

@@ -5,16 +5,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { waitUntilTableNotExists } from '@aws-sdk/client-dynamodb';
-import { localDynamoDbClient } from '../local/engine/local-engine.js';
-import { freePort } from '../local/free-port.js';
+import { localDynamoDbClient, type RunningEngine } from '../../local/engine/local-engine.js';
+import { freePort } from '../../local/free-port.js';
 import { fetchDynamoDbLocal } from './fetch.js';
-
-export interface RunningEngine {
-  /** `http://127.0.0.1:<port>` */
-  readonly endpoint: string;
-  /** Idempotent. */
-  stop(): Promise<void>;
-}
 
 /** `$JAVA_HOME/bin/java`, else `java` on the PATH, whichever runs first. */
 export async function findJava(): Promise<string | undefined> {
