@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { build } from 'esbuild';
-import { median } from '../../scripts/shared/statistics.js';
+import { median } from '../../scripts/gateway/statistics.js';
 import type { ResultRow } from '../report.js';
 import { apiGatewayEvent, benchKey, freshCallback } from '../support/deliveries.js';
 import { createBenchTables, type Engine, localAwsEnvironment } from '../support/engines.js';

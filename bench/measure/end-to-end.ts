@@ -1,4 +1,4 @@
-import { median } from '../../scripts/shared/statistics.js';
+import { median } from '../../scripts/gateway/statistics.js';
 import type { ResultRow } from '../report.js';
 import type { Settings } from '../run.js';
 import { benchKey, callbackSource } from '../support/deliveries.js';

@@ -1,5 +1,5 @@
 import { Bench } from 'tinybench';
-import { median, quantile } from '../../scripts/shared/statistics.js';
+import { median, quantile } from '../../scripts/gateway/statistics.js';
 import type { ResultRow } from '../report.js';
 import { apiGatewayEvent, benchKey, freshCallback } from '../support/deliveries.js';
 import { silenceOutput } from '../support/silence-output.js';

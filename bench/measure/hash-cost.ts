@@ -10,7 +10,7 @@ import { Bench } from 'tinybench';
 import { hashedTextCandidates, verifyHash } from '../../lambda/callback/callback-hash.js';
 import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
-import { signedBody } from '../../scripts/shared/gateway-signer.js';
+import { signedBody } from '../../scripts/gateway/gateway-signer.js';
 import { benchKey, callbackFields } from '../support/deliveries.js';
 
 /** Every character a policy treats apart, with an escaped `a` and `/` no policy writes. */

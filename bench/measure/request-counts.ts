@@ -1,6 +1,6 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { signedBody } from '../../scripts/gateway/gateway-signer.js';
 import { localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
-import { signedBody } from '../../scripts/shared/gateway-signer.js';
 import type { ResultRow } from '../report.js';
 import {
   apiGatewayEvent,

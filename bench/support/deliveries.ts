@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
+import { signedBody } from '../../scripts/gateway/gateway-signer.js';
 import { toApiGatewayEvent } from '../../scripts/local/api-gateway-event.js';
-import { signedBody } from '../../scripts/shared/gateway-signer.js';
 
 /** The key every receiver in the benchmark accepts (and every body is signed with). */
 export const benchKey = 'bench-key-2b7f0c9e41d85a36';

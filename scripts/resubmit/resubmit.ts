@@ -4,6 +4,7 @@ import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-op
 import { httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
+import { explainNetworkFailure } from '../gateway/delivery-failure.js';
 import { localData } from '../local/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../local/local-target.js';
 import {
@@ -13,7 +14,6 @@ import {
   wholeRefusal,
 } from '../query/kept-refusals.js';
 import { withTableOptions } from '../query/query-target.js';
-import { explainNetworkFailure } from '../shared/delivery-failure.js';
 
 const program = withTableOptions(
   withKeyOptions(

@@ -3,7 +3,7 @@ import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
-import { type Random, seededRandom } from '../../scripts/shared/seeded-random.js';
+import { type Random, seededRandom } from '../../scripts/gateway/seeded-random.js';
 import { createTestClient, createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, specKey, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';

@@ -7,8 +7,8 @@ import {
   type RunningFaultProxy,
   startFaultProxy,
 } from '../../scripts/dev/fault-proxy/fault-proxy.js';
+import { type DeliveryResult, deliver, type RetryPolicy } from '../../scripts/gateway/deliver.js';
 import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
-import { type DeliveryResult, deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 import { readStream } from '../events/table-stream.js';
 import {
   createTestClient,

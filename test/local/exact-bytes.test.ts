@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callbackBody, type GatewayTransaction } from '../../scripts/gateway/gateway-callback.js';
 import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
-import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
 
 /**
  * Local mode hands the function every body base64-encoded, as API Gateway does once the API has

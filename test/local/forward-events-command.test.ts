@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
+import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
 import { type EventConsumer, startEventConsumer } from '../support/event-consumer.js';
 import { until } from './support/forwarding.js';
 import { dataFolder, freePort, postCallback, runScript, startServer } from './support/local-cli.js';

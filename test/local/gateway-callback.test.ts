@@ -4,7 +4,7 @@ import {
   callbackBody,
   type GatewayTransaction,
   sampleTransaction,
-} from '../../scripts/shared/gateway-callback.js';
+} from '../../scripts/gateway/gateway-callback.js';
 
 /** docs/callback-hash.md, Example B. */
 const key = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
 import {
   callbackBody,
   type GatewayTransaction,
   sampleTransaction,
-} from '../../scripts/shared/gateway-callback.js';
+} from '../../scripts/gateway/gateway-callback.js';
+import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
 
 /**
  * `startLocalServer` is what benchmarks and hardening tests use to run local mode inside their

@@ -9,8 +9,8 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
 import { newEngineCredentials } from '../../scripts/local/engine/engine-credentials.js';
-import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
 import {
   dataFolder,
   freePort,

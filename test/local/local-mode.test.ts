@@ -3,10 +3,10 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../scripts/shared/seeded-random.js';
-import type { Plan } from '../../scripts/simulate/delivery-plan.js';
-import { planDeliveries } from '../../scripts/simulate/delivery-plan.js';
-import type { Summary } from '../../scripts/simulate/summary.js';
+import type { Plan } from '../../scripts/gateway/delivery-plan.js';
+import { planDeliveries } from '../../scripts/gateway/delivery-plan.js';
+import { seededRandom } from '../../scripts/gateway/seeded-random.js';
+import type { Summary } from '../../scripts/gateway/summary.js';
 import {
   dataFolder,
   freePort,

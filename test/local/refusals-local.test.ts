@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../lambda/json/json-text.js';
-import { callbackBody, sampleTransaction } from '../../scripts/shared/gateway-callback.js';
+import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
 import { transaction } from '../support/fixtures.js';
 import {
   dataFolder,

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callbackBody } from '../../scripts/shared/gateway-callback.js';
-import type { Summary } from '../../scripts/simulate/summary.js';
+import { callbackBody } from '../../scripts/gateway/gateway-callback.js';
+import type { Summary } from '../../scripts/gateway/summary.js';
 import {
   dataFolder,
   freePort,

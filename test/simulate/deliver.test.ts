@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deliver, type RetryPolicy } from '../../scripts/gateway/deliver.js';
 import { freePort } from '../../scripts/local/free-port.js';
-import { deliver, type RetryPolicy } from '../../scripts/simulate/deliver.js';
 import { type ScriptedAnswer, scriptedReceiver } from './support/scripted-receiver.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };

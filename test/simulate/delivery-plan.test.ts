@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../scripts/shared/seeded-random.js';
-import { planDeliveries } from '../../scripts/simulate/delivery-plan.js';
+import { planDeliveries } from '../../scripts/gateway/delivery-plan.js';
+import { seededRandom } from '../../scripts/gateway/seeded-random.js';
 
 const options = { count: 500, duplicates: 0.1, conflicts: 0.04 };
 

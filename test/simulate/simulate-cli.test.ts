@@ -5,7 +5,7 @@ import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Summary } from '../../scripts/simulate/summary.js';
+import type { Summary } from '../../scripts/gateway/summary.js';
 import { cleanEnv, repoRoot, runScript } from '../local/support/local-cli.js';
 import { scriptedReceiver } from './support/scripted-receiver.js';
 
@@ -157,7 +157,7 @@ describe('npm run simulate', () => {
       '2',
       '--json',
     ];
-    const child = spawn('node_modules/.bin/tsx', ['scripts/simulate/simulate.ts', ...args], {
+    const child = spawn('node_modules/.bin/tsx', ['scripts/gateway/simulate-command.ts', ...args], {
       cwd: repoRoot,
       env: cleanEnv({}),
       detached: true,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validateTransaction } from '../../lambda/callback/transaction-schema.js';
 import { parseStrictJson } from '../../lambda/json/strict-json.js';
-import { callbackBody, type GatewayTransaction } from '../../scripts/shared/gateway-callback.js';
-import { seededRandom } from '../../scripts/shared/seeded-random.js';
-import { generateTransactions } from '../../scripts/simulate/transaction-generator.js';
+import { callbackBody, type GatewayTransaction } from '../../scripts/gateway/gateway-callback.js';
+import { seededRandom } from '../../scripts/gateway/seeded-random.js';
+import { generateTransactions } from '../../scripts/gateway/transaction-generator.js';
 import { feeFields } from '../support/fee-fields.js';
 
 describe('generateTransactions', () => {

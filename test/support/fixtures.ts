@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
-import { type SignOptions, signedBody } from '../../scripts/shared/gateway-signer.js';
+import { type SignOptions, signedBody } from '../../scripts/gateway/gateway-signer.js';
 
 /** The gateway's worked examples A and B of docs/callback-hash.md. */
 export const specKey = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';

@@ -1,4 +1,4 @@
-import { seededRandom } from '../../shared/seeded-random.js';
+import { seededRandom } from '../../gateway/seeded-random.js';
 
 /**
  * What the proxy does to one DynamoDB request:

@@ -5,7 +5,7 @@ import { validateTransaction } from '../../../lambda/callback/transaction-schema
 import { JsonNumber } from '../../../lambda/json/json-number.js';
 import { type SerializableValue, stringifyJson } from '../../../lambda/json/json-text.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
-import { signedBody } from '../../../scripts/shared/gateway-signer.js';
+import { signedBody } from '../../../scripts/gateway/gateway-signer.js';
 import { feeFields } from '../../support/fee-fields.js';
 import { transaction } from '../../support/fixtures.js';
 

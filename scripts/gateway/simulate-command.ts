@@ -9,11 +9,11 @@ import { fraction, httpUrl, positiveInteger, UsageError } from '../cli/cli-error
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { localData } from '../local/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../local/local-target.js';
-import { callbackBody } from '../shared/gateway-callback.js';
-import { seededRandom } from '../shared/seeded-random.js';
 import { deliver } from './deliver.js';
 import { planDeliveries } from './delivery-plan.js';
-import { runSimulation } from './run-simulation.js';
+import { callbackBody } from './gateway-callback.js';
+import { seededRandom } from './seeded-random.js';
+import { runSimulation } from './simulate.js';
 import { formatSummary, summarize } from './summary.js';
 
 interface SimulateOptions {

@@ -4,8 +4,8 @@ import {
   type FieldName,
   transactionFields,
 } from '../../lambda/callback/transaction-fields.js';
-import type { GatewayTransaction } from '../shared/gateway-callback.js';
-import type { Random } from '../shared/seeded-random.js';
+import type { GatewayTransaction } from './gateway-callback.js';
+import type { Random } from './seeded-random.js';
 
 /** First names, then last names, by origin. 𠮷 lies beyond U+FFFF: hashed as a surrogate pair. */
 const names = {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pRetry from 'p-retry';
-import { explainAnswer, explainNetworkFailure } from '../shared/delivery-failure.js';
+import { explainAnswer, explainNetworkFailure } from './delivery-failure.js';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */

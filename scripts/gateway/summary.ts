@@ -1,7 +1,7 @@
-import { quantile } from '../shared/statistics.js';
 import { type DeliveryResult, isRetryable } from './deliver.js';
 import type { Plan } from './delivery-plan.js';
-import type { RunResult } from './run-simulation.js';
+import type { RunResult } from './simulate.js';
+import { quantile } from './statistics.js';
 
 /** What `--json` prints. */
 export type Summary = ReturnType<typeof summarize>;

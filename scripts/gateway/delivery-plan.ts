@@ -1,5 +1,5 @@
-import type { GatewayTransaction } from '../shared/gateway-callback.js';
-import type { Random } from '../shared/seeded-random.js';
+import type { GatewayTransaction } from './gateway-callback.js';
+import type { Random } from './seeded-random.js';
 import { generateTransactions } from './transaction-generator.js';
 
 export interface PlannedDelivery {
