@@ -10,8 +10,8 @@ import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
 import { lambdaContext } from '../../scripts/local/lambda-context.js';
-import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
-import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
+import { MemoryRefusalStore } from '../../test/support/memory-refusal-store.js';
+import { MemoryTransactionStore } from '../../test/support/memory-transaction-store.js';
 import {
   baselineHandler,
   dynamoDbTransactionWriter,

@@ -1,7 +1,7 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
-import { putBatch } from '../../scripts/shared/put-batch.js';
+import { putBatch } from '../../test/support/put-batch.js';
 
 /** The day every bench transaction is received in: reconcile's window. */
 export const benchDay = { since: '2026-03-14T00:00:00.000Z', until: '2026-03-15T00:00:00.000Z' };

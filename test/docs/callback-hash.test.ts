@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { computeHash } from '../../lambda/callback/callback-hash.js';
 import type { HashMode } from '../../lambda/config/config.js';
-import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent } from '../support/fixtures.js';
+import { MemoryTransactionStore } from '../support/memory-transaction-store.js';
 import { receiverWith } from '../support/receiver.js';
 
 /**

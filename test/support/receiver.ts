@@ -6,9 +6,9 @@ import { type Config, type HashMode, loadConfig } from '../../lambda/config/conf
 import { createReceiver } from '../../lambda/create-receiver.js';
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
-import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
 import { stubAwsEnvironment } from './engines.js';
 import { lambdaContext, specKey } from './fixtures.js';
+import { MemoryRefusalStore } from './memory-refusal-store.js';
 
 interface ReceiverOptions {
   /** The accepted keys, or a provider of them (e.g. `secretKeys`). @default [specKey] */

@@ -3,7 +3,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { type Item, transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
-import { putBatch } from '../../scripts/shared/put-batch.js';
+import { putBatch } from './put-batch.js';
 
 /**
  * Transactions for the query tests: `count` of them spread evenly, newest first,

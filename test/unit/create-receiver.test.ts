@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
-import { MemoryRefusalStore } from '../../scripts/shared/memory-refusal-store.js';
-import { MemoryTransactionStore } from '../../scripts/shared/memory-transaction-store.js';
 import { stubAwsEnvironment } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../support/fixtures.js';
+import { MemoryRefusalStore } from '../support/memory-refusal-store.js';
+import { MemoryTransactionStore } from '../support/memory-transaction-store.js';
 
 describe('createReceiver', () => {
   afterEach(() => vi.unstubAllEnvs());

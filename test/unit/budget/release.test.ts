@@ -3,9 +3,9 @@ import { attempt, withAttemptSignal } from '../../../lambda/budget/attempts.js';
 import { timeBudget } from '../../../lambda/budget/time-budget.js';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../../support/fixtures.js';
 import { timerTracker } from '../../support/live-timers.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /**

@@ -12,8 +12,8 @@ import { receiveCallback } from '../../../lambda/callback/receive-callback.js';
 import type { HashMode } from '../../../lambda/config/config.js';
 import { stringifyJson } from '../../../lambda/json/json-text.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { signed, specKey, transaction } from '../../support/fixtures.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 
 function setup(hashMode: HashMode = 'if-present', store = new MemoryTransactionStore()) {
   const receive = receiveCallback({ store, hashMode });

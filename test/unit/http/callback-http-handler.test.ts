@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, specKey, transaction } from '../../support/fixtures.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /** A store that fails the test if it is ever called. */

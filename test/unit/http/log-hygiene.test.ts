@@ -3,8 +3,8 @@ import { escapeNonAscii } from '../../../lambda/callback/callback-hash.js';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
 import { stringifyJson } from '../../../lambda/json/json-text.js';
 import type { TransactionStore } from '../../../lambda/storage/transaction-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, specKey, transaction } from '../../support/fixtures.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /**

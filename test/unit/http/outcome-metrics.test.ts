@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
+import { MemoryRefusalStore } from '../../support/memory-refusal-store.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 import { receiverWith } from '../../support/receiver.js';
 
 interface Directive {

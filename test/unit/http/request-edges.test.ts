@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
 import type { RefusalStore } from '../../../lambda/refusals/refusal.js';
-import { MemoryRefusalStore } from '../../../scripts/shared/memory-refusal-store.js';
-import { MemoryTransactionStore } from '../../../scripts/shared/memory-transaction-store.js';
 import { callbackEvent } from '../../support/fixtures.js';
+import { MemoryRefusalStore } from '../../support/memory-refusal-store.js';
+import { MemoryTransactionStore } from '../../support/memory-transaction-store.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /** A refusal store whose every write fails with `failure`. */
