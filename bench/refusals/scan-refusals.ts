@@ -8,7 +8,7 @@
 import { type AttributeValue, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import { textTable } from '../../scripts/cli/output/text-table.js';
 import { localCredentials, localRegion } from '../../scripts/local/engine/local-engine.js';
-import { exactJson } from '../../scripts/query/stored-item.js';
+import { exactJson } from '../../scripts/table/stored-item.js';
 
 const [endpoint, tableName, mode, prefix] = process.argv.slice(2);
 const client = new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });

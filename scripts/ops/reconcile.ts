@@ -15,8 +15,8 @@ import {
   withOutputOptions,
 } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
-import { withTableOptions, withTarget } from '../query/query-target.js';
-import { optionalWindow, timeWindow } from '../query/time-window.js';
+import { withTableOptions, withTarget } from '../table/table-target.js';
+import { optionalWindow, timeWindow } from '../table/time-window.js';
 import { type ReportFormat, readReport } from './gateway-report.js';
 import { FindingsTables, findingShape, summaryText } from './reconcile-output.js';
 import { agrees, type Finding, reconcile, tableSources } from './reconciliation.js';

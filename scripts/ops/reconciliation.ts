@@ -5,15 +5,15 @@ import {
   transactionFields,
 } from '../../lambda/callback/transaction-fields.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
-import { displayValue, type StoredItem, storedItem } from '../query/stored-item.js';
-import type { TimeWindow } from '../query/time-window.js';
+import { displayValue, type StoredItem, storedItem } from '../table/stored-item.js';
+import type { TimeWindow } from '../table/time-window.js';
 import {
   conflictItems,
   itemsByReference,
   listByTime,
   maxKeysPerBatch,
   type QueryContext,
-} from '../query/transaction-queries.js';
+} from '../table/transaction-queries.js';
 import { type ReconciledValues, type ReportRow, reconciledFields } from './gateway-report.js';
 
 /** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */

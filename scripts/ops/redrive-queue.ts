@@ -17,8 +17,8 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { UsageError } from '../cli/cli-errors.js';
-import { timeWindow } from '../query/time-window.js';
-import { conflictItems, itemsInWindow, type QueryContext } from '../query/transaction-queries.js';
+import { timeWindow } from '../table/time-window.js';
+import { conflictItems, itemsInWindow, type QueryContext } from '../table/transaction-queries.js';
 import {
   type Destination,
   insertRecord,

@@ -7,7 +7,7 @@ import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { forwardToOption } from '../local/events/forward-destination.js';
-import { requestHandler, withTableOptions, withTarget } from '../query/query-target.js';
+import { requestHandler, withTableOptions, withTarget } from '../table/table-target.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
 import { busOption, destination } from './republish.js';

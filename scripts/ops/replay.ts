@@ -6,8 +6,8 @@ import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { forwardDestination, forwardToOption } from '../local/events/forward-destination.js';
-import { withTableOptions, withTarget } from '../query/query-target.js';
-import { optionalWindow } from '../query/time-window.js';
+import { withTableOptions, withTarget } from '../table/table-target.js';
+import { optionalWindow } from '../table/time-window.js';
 import { busOption, destination, type ReplayProblem, replayTransactions } from './republish.js';
 
 const program = withTableOptions(

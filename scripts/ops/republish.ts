@@ -6,14 +6,14 @@ import { createEventBridgeClient } from '../../lambda/events/eventbridge-client.
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import type { TransactionEvent } from '../../lambda/events/transaction-event.js';
 import { UsageError } from '../cli/cli-errors.js';
-import type { TimeWindow } from '../query/time-window.js';
+import type { TimeWindow } from '../table/time-window.js';
 import {
   type Item,
   itemsByReference,
   itemsInWindow,
   maxKeysPerBatch,
   type QueryContext,
-} from '../query/transaction-queries.js';
+} from '../table/transaction-queries.js';
 
 /** Where replay and redrive publish: the stream consumer's own client, limits and retries. */
 export interface Destination {

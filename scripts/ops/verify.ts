@@ -14,8 +14,8 @@ import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js
 import { terminalText } from '../cli/terminal-text.js';
 import { localData } from '../local/local-data.js';
 import { localApiKey, runningServer } from '../local/local-target.js';
-import { digestPrefix, wholeRefusal } from '../query/kept-refusals.js';
-import { type TargetFlags, withTableOptions } from '../query/query-target.js';
+import { digestPrefix, wholeRefusal } from '../table/kept-refusals.js';
+import { type TargetFlags, withTableOptions } from '../table/table-target.js';
 
 const program = withTableOptions(
   withKeyOptions(

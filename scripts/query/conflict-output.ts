@@ -1,6 +1,6 @@
 import { textTable } from '../cli/output/text-table.js';
-import type { ConflictView } from '../settle/reference-state.js';
-import { exactJson } from './stored-item.js';
+import type { ConflictView } from '../table/reference-state.js';
+import { exactJson } from '../table/stored-item.js';
 
 /** A conflict as `query conflicts` gives it to scripts: no raw item, the decision if any. */
 export function conflictRecord(conflict: ConflictView) {

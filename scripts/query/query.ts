@@ -10,15 +10,11 @@ import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js
 import { writeListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
-import { listConflicts } from '../settle/reference-state.js';
-import { conflictsText } from './conflict-output.js';
-import { listRefusalSummaries, listRefusals } from './kept-refusals.js';
-import { withTableOptions, withTarget } from './query-target.js';
-import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
-import { exactJson, orderAttributes, type StoredItem } from './stored-item.js';
-import { optionalWindow, timeWindow } from './time-window.js';
-import { historyTable, transactionVersions } from './transaction-history.js';
-import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
+import { listRefusalSummaries, listRefusals } from '../table/kept-refusals.js';
+import { listConflicts } from '../table/reference-state.js';
+import { exactJson, orderAttributes, type StoredItem } from '../table/stored-item.js';
+import { withTableOptions, withTarget } from '../table/table-target.js';
+import { optionalWindow, timeWindow } from '../table/time-window.js';
 import {
   getTransaction,
   listByTime,
@@ -26,7 +22,11 @@ import {
   type QueryContext,
   scanTransactions,
   take,
-} from './transaction-queries.js';
+} from '../table/transaction-queries.js';
+import { conflictsText } from './conflict-output.js';
+import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
+import { historyTable, transactionVersions } from './transaction-history.js';
+import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
 import { summarize, summaryFormats, summaryView } from './transaction-summary.js';
 
 /**

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { ListingView } from '../cli/output/listing.js';
-import type { KeptRefusal, RefusalSummary } from './kept-refusals.js';
-import { exactJson } from './stored-item.js';
+import type { KeptRefusal, RefusalSummary } from '../table/kept-refusals.js';
+import { exactJson } from '../table/stored-item.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,5 +1,5 @@
 import { textTable } from '../cli/output/text-table.js';
-import { displayValue, type StoredItem } from './stored-item.js';
+import { displayValue, type StoredItem } from '../table/stored-item.js';
 
 /** One version of a transaction: what it said, and who made it the stored one, when and why. */
 export interface TransactionVersion {

@@ -10,7 +10,7 @@ import {
   listRecord,
   orderAttributes,
   type StoredItem,
-} from './stored-item.js';
+} from '../table/stored-item.js';
 
 /**
  * The list view's columns, one line per transaction: when, which reference, then the other

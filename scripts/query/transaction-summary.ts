@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import type { ListingView } from '../cli/output/listing.js';
-import { displayValue, type StoredItem } from './stored-item.js';
+import { displayValue, type StoredItem } from '../table/stored-item.js';
 
 /** One group of `summary`: a currency, type and status (and day, with `--by day`). */
 export interface SummaryRow {

@@ -12,8 +12,8 @@ import {
   type KeptRefusal,
   minDigestPrefix,
   wholeRefusal,
-} from '../query/kept-refusals.js';
-import { withTableOptions } from '../query/query-target.js';
+} from '../table/kept-refusals.js';
+import { withTableOptions } from '../table/table-target.js';
 
 const program = withTableOptions(
   withKeyOptions(

@@ -3,14 +3,14 @@ import {
   ConditionalCheckFailedException,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { QueryContext } from '../query/transaction-queries.js';
 import {
   type ConflictView,
   conflictIdLength,
   type ReferenceState,
   readReference,
   settlementsOf,
-} from './reference-state.js';
+} from '../table/reference-state.js';
+import type { QueryContext } from '../table/transaction-queries.js';
 import { type Decision, settleUpdate } from './settle-update.js';
 
 /**

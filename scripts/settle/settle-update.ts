@@ -7,7 +7,7 @@ import {
 import { contentAttributes, deliveryAttributes } from '../../lambda/settle/written-attributes.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { timeShard, usernameKey } from '../../lambda/storage/transaction-item.js';
-import type { ConflictView, Item, ReferenceState } from './reference-state.js';
+import type { ConflictView, Item, ReferenceState } from '../table/reference-state.js';
 
 /** What the operator decided, and who, when and why. */
 export interface Decision {

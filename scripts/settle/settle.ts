@@ -4,8 +4,8 @@ import { positiveInteger } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { isLoopbackUrl } from '../local/local-target.js';
-import { withTableOptions, withTarget } from '../query/query-target.js';
-import { exactJson } from '../query/stored-item.js';
+import { exactJson } from '../table/stored-item.js';
+import { withTableOptions, withTarget } from '../table/table-target.js';
 import { operatorIdentity } from './operator-identity.js';
 import { SettleRefusedError, settleConflict } from './settle-conflict.js';
 

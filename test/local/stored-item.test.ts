@@ -4,7 +4,7 @@ import {
   exactJson,
   orderAttributes,
   storedItem,
-} from '../../scripts/query/stored-item.js';
+} from '../../scripts/table/stored-item.js';
 
 describe('stored items (query --format json)', () => {
   it('writes DynamoDB numbers as their exact digits, never through a JavaScript number', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../scripts/cli/cli-errors.js';
-import { timeWindow } from '../../scripts/query/time-window.js';
+import { timeWindow } from '../../scripts/table/time-window.js';
 
 describe('timeWindow (list --since/--until)', () => {
   it('keeps since and ends one millisecond before until: [since, until)', () => {

@@ -21,7 +21,7 @@ import {
   reconcile,
   tableSources,
 } from '../../scripts/ops/reconciliation.js';
-import { timeWindow } from '../../scripts/query/time-window.js';
+import { timeWindow } from '../../scripts/table/time-window.js';
 import { recordOf } from '../events/stream-records.js';
 import { runScript } from '../local/support/local-cli.js';
 import {

@@ -17,7 +17,7 @@ import { createLogger } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { type MessageOutcome, redriveQueue } from '../../scripts/ops/redrive-queue.js';
 import { type ReplayProblem, replayTransactions } from '../../scripts/ops/republish.js';
-import { timeWindow } from '../../scripts/query/time-window.js';
+import { timeWindow } from '../../scripts/table/time-window.js';
 import { type EntryRule, fakeEventBridge } from '../events/fake-eventbridge.js';
 import { recordOf } from '../events/stream-records.js';
 import { readStream } from '../events/table-stream.js';

@@ -2,9 +2,9 @@ import { PassThrough } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
 import { writeListing } from '../../scripts/cli/output/listing.js';
-import type { KeptRefusal } from '../../scripts/query/kept-refusals.js';
 import { refusalJsonPieces, refusalRecord, refusalView } from '../../scripts/query/refusal-view.js';
-import { exactJson } from '../../scripts/query/stored-item.js';
+import type { KeptRefusal } from '../../scripts/table/kept-refusals.js';
+import { exactJson } from '../../scripts/table/stored-item.js';
 
 async function asJson(refusals: KeptRefusal[]): Promise<string> {
   const out = new PassThrough();

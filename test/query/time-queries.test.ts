@@ -9,14 +9,14 @@ import {
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
 import { createTableInput } from '../../scripts/local/engine/create-table-input.js';
 import { ensureTable } from '../../scripts/local/engine/local-engine.js';
-import type { StoredItem } from '../../scripts/query/stored-item.js';
-import { timeWindow } from '../../scripts/query/time-window.js';
+import { summarize } from '../../scripts/query/transaction-summary.js';
+import type { StoredItem } from '../../scripts/table/stored-item.js';
+import { timeWindow } from '../../scripts/table/time-window.js';
 import {
   listByTime,
   listByUsername,
   type QueryContext,
-} from '../../scripts/query/transaction-queries.js';
-import { summarize } from '../../scripts/query/transaction-summary.js';
+} from '../../scripts/table/transaction-queries.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../support/engines.js';
 import { storeTransactions, syntheticRecords } from '../support/stored-transactions.js';
 

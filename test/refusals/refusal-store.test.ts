@@ -9,7 +9,7 @@ import {
   findRefusal,
   listRefusalSummaries,
   listRefusals,
-} from '../../scripts/query/kept-refusals.js';
+} from '../../scripts/table/kept-refusals.js';
 import { createTestRefusalsTable, engines, type TestTable } from '../support/engines.js';
 import { recordRequests } from '../support/request-counter.js';
 import { storedItem } from '../support/stored-items.js';

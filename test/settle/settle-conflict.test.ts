@@ -2,13 +2,13 @@ import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { readReference } from '../../scripts/settle/reference-state.js';
 import {
   maxReasonLength,
   SettleRefusedError,
   settleConflict,
 } from '../../scripts/settle/settle-conflict.js';
 import type { Decision } from '../../scripts/settle/settle-update.js';
+import { readReference } from '../../scripts/table/reference-state.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';

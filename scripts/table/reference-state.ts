@@ -11,12 +11,8 @@ import {
   settlementAttributes,
 } from '../../lambda/settle/settlement.js';
 import { attributes, indexNames } from '../../lambda/storage/table-definition.js';
-import {
-  itemsByReference,
-  maxKeysPerBatch,
-  type QueryContext,
-} from '../query/transaction-queries.js';
 import { type ContentDifference, contentDifferences } from './content-differences.js';
+import { itemsByReference, maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 export type Item = Record<string, AttributeValue>;
 

@@ -15,7 +15,7 @@ import {
 } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
-import { type TargetFlags, withTarget } from './query-target.js';
+import { type TargetFlags, withTarget } from './table-target.js';
 import type { QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
