@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
-import { requestHandler } from '../table/table-target.js';
+import { requestHandler } from '../cli/request-handler.js';
 import { acquireDataLock } from './data-lock.js';
 import { startDynalite } from './engine/dynalite.js';
 import { newEngineCredentials, saveEngineCredentials } from './engine/engine-credentials.js';

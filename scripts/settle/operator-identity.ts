@@ -1,5 +1,5 @@
 import { userInfo } from 'node:os';
-import { requestHandler } from '../table/table-target.js';
+import { requestHandler } from '../cli/request-handler.js';
 
 /**
  * Who settles, for the record: on AWS the caller's IAM identity (STS GetCallerIdentity, the ARN

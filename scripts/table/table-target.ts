@@ -1,14 +1,9 @@
-import { existsSync } from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
-import { UsageError } from '../cli/cli-errors.js';
-import { acquireDataLock, DataFolderBusyError, readLockOwner } from '../local/data-lock.js';
-import { startDynalite } from '../local/engine/dynalite.js';
-import { engineCredentialsFor, newEngineCredentials } from '../local/engine/engine-credentials.js';
-import { ensureTable, localDynamoDbClient } from '../local/engine/local-engine.js';
-import { defaultTableName, type LocalData, localData } from '../local/local-data.js';
+import { requestHandler } from '../cli/request-handler.js';
+import { defaultTableName, localData } from '../local/local-data.js';
+import { engineClient, openLocalTable } from '../local/local-table.js';
 import { isLoopbackUrl } from '../local/local-target.js';
 
 /** Where the tools read, and how to let go of it afterwards. */
@@ -39,30 +34,14 @@ export function withTableOptions<Args extends unknown[], Opts extends OptionValu
     );
 }
 
-/** A hung connection fails (and is retried) instead of hanging the command. */
-export const requestHandler = { requestTimeout: 10_000, throwOnRequestTimeout: true };
-
 function awsClient(endpoint?: string): DynamoDBClient {
   return new DynamoDBClient({ ...(endpoint ? { endpoint } : {}), requestHandler });
 }
 
 /**
- * Local mode's embedded engine answers only to the credentials its server wrote in the data
- * folder; another loopback engine (DynamoDB Local) takes any; any other endpoint gets the usual.
- */
-async function clientFor(endpoint: string, data: LocalData): Promise<DynamoDBClient> {
-  if (!isLoopbackUrl(endpoint)) return awsClient(endpoint);
-  const credentials = await engineCredentialsFor(data, endpoint);
-  return localDynamoDbClient(endpoint, { requestHandler, ...(credentials && { credentials }) });
-}
-
-/** How long to wait for a server that is starting, or another query, to let go of the folder. */
-const folderWaitMs = 10_000;
-
-/**
  * `--table`: AWS (or `--endpoint`); `--endpoint`/`AWS_ENDPOINT_URL_DYNAMODB`: that engine, with
- * local mode's table name; otherwise local mode's data folder (`DATA_DIR`): through the running
- * server's engine when `npm start` holds it (LevelDB allows one process), else opened privately.
+ * local mode's table name; otherwise local mode's data folder (`DATA_DIR`), as local mode opens
+ * it for a tool (local-table.ts).
  */
 async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
   const { endpoint } = flags;
@@ -73,72 +52,10 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
   const tableName = process.env.TABLE_NAME || defaultTableName;
   const data = localData(process.env.DATA_DIR);
   if (endpoint) {
-    const client = await clientFor(endpoint, data);
+    const client = await engineClient(endpoint, data);
     return remote(client, tableName, `table ${tableName} at ${endpoint}`);
   }
-  if (data.kind === 'memory') {
-    throw new UsageError(
-      'DATA_DIR=:memory: keeps nothing to read. Query a server started with --in-memory with ' +
-        'the DATA_DIR its banner printed (its private run folder).',
-    );
-  }
-  const deadline = Date.now() + folderWaitMs;
-  for (;;) {
-    const owner = await readLockOwner(data.lockFile);
-    if (owner?.role === 'server' && owner.endpoint) {
-      const description = `the running local server (pid ${owner.pid})`;
-      const client = await clientFor(owner.endpoint, data);
-      return remote(client, owner.tableName ?? tableName, description);
-    }
-    if (!owner) {
-      if (!existsSync(data.engineDir)) {
-        throw new Error(
-          `No local data in ${data.dir}. Start the server (npm start), send callbacks (npm run ` +
-            'simulate), then query; or pass --table for a deployed table.',
-        );
-      }
-      try {
-        const lock = await acquireDataLock(data.lockFile, 'query');
-        // Open for this process alone: credentials that never leave it.
-        const credentials = newEngineCredentials();
-        const engine = await startDynalite(data.engineDir, { credentials }).catch(
-          async (error: unknown) => {
-            await lock.release();
-            throw error;
-          },
-        );
-        const client = localDynamoDbClient(engine.endpoint, { credentials, requestHandler });
-        const close = async () => {
-          client.destroy();
-          await engine.stop();
-          await lock.release();
-        };
-        // A folder made by an older version would fail later with a cryptic key error.
-        await ensureTable(client, tableName, { create: false }).catch(async (error: unknown) => {
-          await close();
-          throw error;
-        });
-        // A server started with --in-memory leaves no trace here: say which data this is.
-        process.stderr.write(
-          `Reading ${data.dir} directly: no local server is running on it. A server started ` +
-            'with --in-memory keeps its data to itself: query it with the DATA_DIR its ' +
-            'banner printed.\n',
-        );
-        return { client, tableName, description: `local data in ${data.dir}`, close };
-      } catch (error) {
-        // Someone took the folder between our look and our lock: look again.
-        if (!(error instanceof DataFolderBusyError)) throw error;
-      }
-    }
-    if (Date.now() > deadline) {
-      const holder = `${owner?.role ?? 'unknown'} pid ${owner?.pid ?? '?'}`;
-      const seconds = folderWaitMs / 1000;
-      throw new Error(
-        `The local data folder ${data.dir} stayed busy (${holder}) for ${seconds} s.`,
-      );
-    }
-    await sleep(100);
-  }
+  return openLocalTable(data, tableName);
 }
 
 /** Runs `use` on the target (or the refusals table beside it), closes it, names a missing table. */
