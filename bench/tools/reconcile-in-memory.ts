@@ -10,9 +10,13 @@
 import { createReadStream } from 'node:fs';
 import { moreLine } from '../../scripts/cli/output/bounded-table.js';
 import { machineWriter } from '../../scripts/cli/output/machine-output.js';
-import { readReport } from '../../scripts/ops/gateway-report.js';
-import { FindingsTables, findingShape, summaryText } from '../../scripts/ops/reconcile-output.js';
-import { type RecordedTransaction, reconcile } from '../../scripts/ops/reconciliation.js';
+import { readReport } from '../../scripts/reconcile/gateway-report.js';
+import { type RecordedTransaction, reconcile } from '../../scripts/reconcile/reconcile.js';
+import {
+  FindingsTables,
+  findingShape,
+  summaryText,
+} from '../../scripts/reconcile/reconcile-output.js';
 import { benchRecord } from './scale-data.js';
 
 const [report = '', windowText = '0', format = 'table'] = process.argv.slice(2);

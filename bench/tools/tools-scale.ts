@@ -147,7 +147,9 @@ async function measureSize(
       for (const format of i % 2 === 0 ? ['table', 'json'] : ['json', 'table']) {
         const args = [report, ...window, '--format', format];
         const what = `reconcile, ${name}`;
-        runs[format]?.push(await timed(what, format, 'scripts/ops/reconcile.ts', args));
+        runs[format]?.push(
+          await timed(what, format, 'scripts/reconcile/reconcile-command.ts', args),
+        );
       }
     }
     for (const format of ['table', 'json']) {

@@ -14,13 +14,13 @@ import {
   ReportInputError,
   type ReportRow,
   readReport,
-} from '../../scripts/ops/gateway-report.js';
+} from '../../scripts/reconcile/gateway-report.js';
 import {
   type Finding,
   type ReconcileSummary,
   reconcile,
   tableSources,
-} from '../../scripts/ops/reconciliation.js';
+} from '../../scripts/reconcile/reconcile.js';
 import { timeWindow } from '../../scripts/table/time-window.js';
 import { recordOf } from '../events/stream-records.js';
 import { runScript } from '../local/support/local-cli.js';

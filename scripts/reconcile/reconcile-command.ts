@@ -18,8 +18,8 @@ import { withProgress } from '../cli/output/progress.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { optionalWindow, timeWindow } from '../table/time-window.js';
 import { type ReportFormat, readReport } from './gateway-report.js';
+import { agrees, type Finding, reconcile, tableSources } from './reconcile.js';
 import { FindingsTables, findingShape, summaryText } from './reconcile-output.js';
-import { agrees, type Finding, reconcile, tableSources } from './reconciliation.js';
 
 const formats = ['table', 'json', 'jsonl', 'csv'] as const;
 

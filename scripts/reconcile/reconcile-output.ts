@@ -1,7 +1,7 @@
 import { BoundedTable } from '../cli/output/bounded-table.js';
 import type { MachineShape } from '../cli/output/machine-output.js';
 import { type ReconciledValues, reconciledFields } from './gateway-report.js';
-import type { Finding, ReconcileSummary } from './reconciliation.js';
+import type { Finding, ReconcileSummary } from './reconcile.js';
 
 /** Differences a terminal shows per kind; the rest are counted (and all are in the formats). */
 export const rowsPerKind = 20;
