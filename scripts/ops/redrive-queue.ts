@@ -17,15 +17,15 @@ import {
 import type { DynamoDBRecord } from 'aws-lambda';
 import * as z from 'zod/mini';
 import { UsageError } from '../cli/cli-errors.js';
-import { timeWindow } from '../table/time-window.js';
-import { conflictItems, itemsInWindow, type QueryContext } from '../table/transaction-queries.js';
 import {
   type Destination,
   insertRecord,
   lambdaJson,
   type RepublishOutcome,
   republish,
-} from './republish.js';
+} from '../replay/republish.js';
+import { timeWindow } from '../table/time-window.js';
+import { conflictItems, itemsInWindow, type QueryContext } from '../table/transaction-queries.js';
 
 export interface RedriveDependencies extends Destination, QueryContext {
   readonly sqs: Pick<SQSClient, 'send'>;

@@ -8,10 +8,10 @@ import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { forwardToOption } from '../local/events/forward-destination.js';
+import { busOption, destination } from '../replay/republish.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
 import { type MessageOutcome, redriveQueue } from './redrive-queue.js';
-import { busOption, destination } from './republish.js';
 
 const program = withTableOptions(
   withOutputOptions(

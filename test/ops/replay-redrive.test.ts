@@ -16,7 +16,7 @@ import { createMetrics } from '../../lambda/observability/powertools-metrics.js'
 import { createLogger } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { type MessageOutcome, redriveQueue } from '../../scripts/ops/redrive-queue.js';
-import { type ReplayProblem, replayTransactions } from '../../scripts/ops/republish.js';
+import { type ReplayProblem, replayTransactions } from '../../scripts/replay/replay.js';
 import { timeWindow } from '../../scripts/table/time-window.js';
 import { type EntryRule, fakeEventBridge } from '../events/fake-eventbridge.js';
 import { recordOf } from '../events/stream-records.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../cli/cli-errors.js';
-import type { Destination } from '../../ops/republish.js';
+import type { Destination } from '../../replay/republish.js';
 import { localData } from '../local-data.js';
 import { eventFiles } from './event-files.js';
 import { HttpEventPublisher } from './event-target.js';

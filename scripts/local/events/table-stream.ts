@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { type AttributeValue, type DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import { attributes } from '../../../lambda/storage/table-definition.js';
-import { lambdaJson } from '../../ops/republish.js';
+import { lambdaJson } from '../../replay/republish.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 
 type Item = Record<string, AttributeValue>;

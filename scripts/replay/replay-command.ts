@@ -8,7 +8,8 @@ import { terminalText } from '../cli/terminal-text.js';
 import { forwardDestination, forwardToOption } from '../local/events/forward-destination.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { optionalWindow } from '../table/time-window.js';
-import { busOption, destination, type ReplayProblem, replayTransactions } from './republish.js';
+import { type ReplayProblem, replayTransactions } from './replay.js';
+import { busOption, destination } from './republish.js';
 
 const program = withTableOptions(
   withOutputOptions(
