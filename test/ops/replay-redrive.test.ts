@@ -15,7 +15,7 @@ import { publishStreamRecords } from '../../lambda/events/publish-stream-records
 import { createMetrics } from '../../lambda/observability/powertools-metrics.js';
 import { createLogger } from '../../lambda/observability/telemetry.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { type MessageOutcome, redriveQueue } from '../../scripts/ops/redrive-queue.js';
+import { type MessageOutcome, redriveQueue } from '../../scripts/redrive/redrive-queue.js';
 import { type ReplayProblem, replayTransactions } from '../../scripts/replay/replay.js';
 import { timeWindow } from '../../scripts/table/time-window.js';
 import { type EntryRule, fakeEventBridge } from '../events/fake-eventbridge.js';
