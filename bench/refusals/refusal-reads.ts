@@ -69,7 +69,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
       const paths: [string, string, string[]][] = [
         // Loading Node, tsx and each command's modules, reading nothing: what its rows include.
         ['floor: query refused --help', 'scripts/query/query.ts', ['refused', '--help']],
-        ['floor: verify --help', 'scripts/ops/verify.ts', ['--help']],
+        ['floor: verify --help', 'scripts/verify/verify-command.ts', ['--help']],
         ['floor: resubmit --help', 'scripts/resubmit/resubmit.ts', ['--help']],
         ['query refused', 'scripts/query/query.ts', ['refused', ...at]],
         [
@@ -85,7 +85,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
         ],
         [
           'verify --refusal <16 hex>',
-          'scripts/ops/verify.ts',
+          'scripts/verify/verify-command.ts',
           ['--refusal', prefix, '--key-file', keyFile, ...at],
         ],
         [
