@@ -68,19 +68,19 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
       const prefix = newest.digest.slice(0, 16);
       const paths: [string, string, string[]][] = [
         // Loading Node, tsx and each command's modules, reading nothing: what its rows include.
-        ['floor: query refused --help', 'scripts/query/query.ts', ['refused', '--help']],
+        ['floor: query refused --help', 'scripts/query/query-command.ts', ['refused', '--help']],
         ['floor: verify --help', 'scripts/verify/verify-command.ts', ['--help']],
         ['floor: resubmit --help', 'scripts/resubmit/resubmit.ts', ['--help']],
-        ['query refused', 'scripts/query/query.ts', ['refused', ...at]],
+        ['query refused', 'scripts/query/query-command.ts', ['refused', ...at]],
         [
           'query refused --format json',
-          'scripts/query/query.ts',
+          'scripts/query/query-command.ts',
           ['refused', '--format', 'json', ...at],
         ],
         // The oldest: the filter reads the whole index before its one line.
         [
           'query refused --reference (the oldest)',
-          'scripts/query/query.ts',
+          'scripts/query/query-command.ts',
           ['refused', '--reference', oldest.reference ?? '', ...at],
         ],
         [

@@ -159,7 +159,7 @@ async function measureSize(
   }
   if (!options.skipListing && seeded > 0) {
     const query = async (what: string, format: string, args: string[]) => {
-      const figures = await timed(what, format, 'scripts/query/query.ts', args);
+      const figures = await timed(what, format, 'scripts/query/query-command.ts', args);
       rows.push({ rows: seeded, case: label(what), format, ...figures });
     };
     const day = ['--since', benchDay.since, '--until', benchDay.until];
