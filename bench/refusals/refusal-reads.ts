@@ -70,7 +70,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
         // Loading Node, tsx and each command's modules, reading nothing: what its rows include.
         ['floor: query refused --help', 'scripts/query/query-command.ts', ['refused', '--help']],
         ['floor: verify --help', 'scripts/verify/verify-command.ts', ['--help']],
-        ['floor: resubmit --help', 'scripts/resubmit/resubmit.ts', ['--help']],
+        ['floor: resubmit --help', 'scripts/resubmit/resubmit-command.ts', ['--help']],
         ['query refused', 'scripts/query/query-command.ts', ['refused', ...at]],
         [
           'query refused --format json',
@@ -90,7 +90,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
         ],
         [
           'resubmit <16 hex>',
-          'scripts/resubmit/resubmit.ts',
+          'scripts/resubmit/resubmit-command.ts',
           [prefix, '--url', `http://127.0.0.1:${port}/callback`, '--key', 'bench-key', ...at],
         ],
       ];
