@@ -13,7 +13,7 @@ import { transactionCorrectedDetailSchema } from '../../lambda/events/transactio
 import { JsonNumber } from '../../lambda/json/json-number.js';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
-import { settleConflict } from '../../scripts/settle/settle-conflict.js';
+import { settleConflict } from '../../scripts/settle/settle.js';
 import { createTestTable, type Engine, engineClientConfig, engines } from '../support/engines.js';
 import { callbackEvent, lambdaContext, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';

@@ -6,7 +6,7 @@ import {
   maxReasonLength,
   SettleRefusedError,
   settleConflict,
-} from '../../scripts/settle/settle-conflict.js';
+} from '../../scripts/settle/settle.js';
 import type { Decision } from '../../scripts/settle/settle-update.js';
 import { readReference } from '../../scripts/table/reference-state.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
