@@ -5,8 +5,8 @@ import type { LocalData } from '../local-data.js';
 
 /**
  * The one pair of credentials local mode's embedded engine answers to (see
- * scripts/local/engine/signed-requests-only.ts). Random per run; the tools read them from the data
- * folder, which only the owner can open.
+ * signed-requests-only.ts). Random per run; the tools read them from the data folder, which only
+ * the owner can open.
  */
 export interface EngineCredentials {
   readonly accessKeyId: string;
