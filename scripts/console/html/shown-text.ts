@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { unsafeCharacter } from '../../shared/terminal-text.js';
+import { unsafeCharacter } from '../../cli/terminal-text.js';
 
 const unsafe = new RegExp(unsafeCharacter, 'gu');
 const markup: Record<string, string> = {

@@ -1,12 +1,12 @@
-import type { StoredItem } from '../../query/stored-item.js';
-import { type TimeWindow, timeWindow } from '../../query/time-window.js';
+import type { StoredItem } from '../../table/stored-item.js';
+import { type TimeWindow, timeWindow } from '../../table/time-window.js';
 import {
   type Filters,
   getTransaction,
   listByTime,
   listByUsername,
   type QueryContext,
-} from '../../query/transaction-queries.js';
+} from '../../table/transaction-queries.js';
 
 /** The list's filters, as the form sends them (empty fields are absent). */
 export interface TransactionFilters extends Filters {

@@ -1,8 +1,8 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { transactionFields } from '../../../lambda/callback/transaction-fields.js';
-import type { StoredItem } from '../../query/stored-item.js';
 import { transactionView } from '../../query/transaction-output.js';
+import type { StoredItem } from '../../table/stored-item.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
