@@ -4,6 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { outcomeHeader } from '../../lambda/http/callback-http-handler.js';
+import type { GatewayAnswer } from './activity-recorder.js';
 import { toApiGatewayEvent } from './api-gateway-event.js';
 import { lambdaContext } from './lambda-context.js';
 
@@ -94,11 +96,17 @@ export async function startGatewayServer(options: {
   /** 0 picks a free port. */
   readonly port: number;
   readonly stage: string;
+  /**
+   * Told of every answer to `POST /callback` (the route's, not a stray path's), with its time
+   * since the request arrived: what feeds the console's Activity view. Must not throw.
+   */
+  readonly onAnswer?: (answer: GatewayAnswer) => void;
 }): Promise<{ port: number; close(): Promise<void> }> {
   const invocations = new Set<Promise<HttpResponse>>();
   let closing = false;
 
   async function answer(request: IncomingMessage): Promise<HttpResponse> {
+    const started = performance.now();
     const receivedAt = new Date();
     const requestId = randomUUID();
     const [method, target] = [request.method ?? 'GET', request.url ?? '/'];
@@ -108,6 +116,25 @@ export async function startGatewayServer(options: {
     if (request.headers.origin !== undefined) return gatewayResponse('crossOrigin', requestId);
     const refused = gatewayAnswer(method, new URL(target, 'http://localhost').pathname, requestId);
     if (refused) return refused;
+    const reply = await answerCallback(request, { method, target, requestId, receivedAt });
+    options.onAnswer?.({
+      status: reply.statusCode,
+      outcome: headerOf(reply, outcomeHeader),
+      ms: performance.now() - started,
+    });
+    return reply;
+  }
+
+  /** `POST /callback`: the function's answer, or the gateway's when it cannot give one. */
+  async function answerCallback(
+    request: IncomingMessage,
+    {
+      method,
+      target,
+      requestId,
+      receivedAt,
+    }: { method: string; target: string; requestId: string; receivedAt: Date },
+  ): Promise<HttpResponse> {
     const body = await readBody(request);
     // The rest of the body is left unread: the connection cannot carry another request.
     if (!body) return { ...gatewayResponse('tooLarge', requestId), closeConnection: true };
@@ -164,6 +191,10 @@ export async function startGatewayServer(options: {
     clearTimeout(grace);
   }
   return { port, close: () => (closed ??= close()) };
+}
+
+function headerOf(answer: HttpResponse, name: string): string | undefined {
+  return answer.headers.find(([key]) => key.toLowerCase() === name)?.[1];
 }
 
 function send(response: ServerResponse, answer: HttpResponse, closeConnection: boolean): void {
