@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { ActivitySource } from './activity/activity-source.js';
 import type { SessionVariables } from './security/session.js';
 
 /** The tables the console reads (and, with actions allowed, settles and resubmits into). */
@@ -17,6 +18,12 @@ export interface ConsoleContext {
   readonly mode: 'local' | 'deployed';
   /** Settle and resubmit: always in local mode, with `--allow-actions` against a deployment. */
   readonly allowActions: boolean;
+  /**
+   * Callbacks per minute and latency for the Activity view: local mode's in-process recorder
+   * (`startLocalServer().activity`) or a stack's CloudWatch metrics. Without it the view says
+   * there are no figures.
+   */
+  readonly activity?: ActivitySource;
 }
 
 /** Hono's environment for every console route: the signed-in session. */

@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
 import { requestHandler } from '../cli/request-handler.js';
+import { createActivityRecorder } from './activity-recorder.js';
 import { acquireDataLock } from './data-lock.js';
 import { startDynalite } from './engine/dynalite.js';
 import { newEngineCredentials, saveEngineCredentials } from './engine/engine-credentials.js';
@@ -122,11 +123,14 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     const receiver = createReceiver(config, { dynamoDb: connection });
     cleanup.push(async () => receiver.close());
     const host = options.host ?? '127.0.0.1';
+    // The console's Activity figures: counted in this process, so empty at every start.
+    const activity = createActivityRecorder();
     const gateway = await startGatewayServer({
       invoke: receiver.handler,
       host,
       port: options.port ?? 3000,
       stage: 'local',
+      onAnswer: activity.record,
     });
     cleanup.push(() => gateway.close());
     const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;
@@ -146,6 +150,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       tableCreated,
       /** Event forwarding, when asked for. */
       events,
+      /** Callbacks per minute and latency since this start: the console's `activity`. */
+      activity,
       /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
       stop: () => (stopped ??= undo()),
     };

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import type { GatewayAnswer } from '../../scripts/local/activity-recorder.js';
 import {
   fromProxyResult,
   gatewayAnswer,
@@ -162,5 +164,39 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
       }
     });
     expect(invocations).toBe(0);
+  });
+
+  it('tells onAnswer of each answer to POST /callback, with outcome and duration, and of nothing else', async () => {
+    const answers: GatewayAnswer[] = [];
+    let calls = 0;
+    const invoke: Invoke = async () => {
+      calls += 1;
+      await sleep(20);
+      return calls === 2
+        ? { statusCode: 409, body: '{}' }
+        : { statusCode: 204, headers: { 'X-Callback-Outcome': 'recorded' }, body: '' };
+    };
+    const gateway = await startGatewayServer({
+      invoke,
+      host: '127.0.0.1',
+      port: 0,
+      stage: 'local',
+      onAnswer: (answer) => answers.push(answer),
+    });
+    try {
+      const base = `http://127.0.0.1:${gateway.port}`;
+      await fetch(`${base}/callback`, { method: 'POST', body: '{}' });
+      await fetch(`${base}/callback`, { method: 'POST', body: '{}' });
+      await fetch(`${base}/elsewhere`, { method: 'POST', body: '{}' });
+      await fetch(`${base}/callback`, { method: 'POST', headers: { origin: 'https://x.example' } });
+    } finally {
+      await gateway.close();
+    }
+
+    expect(answers.map(({ status, outcome }) => [status, outcome])).toEqual([
+      [204, 'recorded'],
+      [409, undefined],
+    ]);
+    for (const { ms } of answers) expect(ms).toBeGreaterThanOrEqual(19);
   });
 });

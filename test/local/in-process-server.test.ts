@@ -56,4 +56,16 @@ describe('startLocalServer', () => {
     expect(again.status).toBe(204);
     expect(again.headers.get('x-callback-outcome')).toBe('duplicate');
   });
+
+  it('counts its callbacks for the console, each server its own', async () => {
+    const server = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
+    servers.push(server);
+
+    await post(server, 'key', 'ref-counted');
+    await post(server, 'key', 'ref-counted');
+    await post(server, 'wrong', 'ref-other');
+
+    const { totals } = await server.activity.series('hour');
+    expect([totals.recorded, totals.duplicate, totals.unauthorized]).toEqual([1, 1, 1]);
+  });
 });

@@ -1,0 +1,86 @@
+// The Activity view's two charts, drawn by uPlot from /activity/data. The page's tables hold the
+// same figures; the charts are for the eye (their container is aria-hidden). uPlot styles its
+// elements through the DOM (element.style), which the CSP allows; nothing here is inline.
+(() => {
+  const root = document.getElementById('activity-charts');
+  const status = document.getElementById('chart-status');
+  if (!root || !status || typeof uPlot === 'undefined') return;
+
+  // Okabe-Ito colours, told apart with the common colour-vision deficiencies.
+  const colours = {
+    recorded: '#009e73',
+    duplicate: '#0072b2',
+    conflict: '#e69f00',
+    unauthorized: '#cc79a7',
+    hashRejected: '#d55e00',
+    invalid: '#56b4e9',
+    failed: '#b3261e',
+  };
+  const height = 240;
+  const width = () => Math.max(240, root.clientWidth);
+  // Axis text in the page's own colour, so dark mode can read it.
+  const ink = getComputedStyle(document.body).color;
+  const axis = (label) => ({
+    stroke: ink,
+    grid: { stroke: '#8884' },
+    ticks: { stroke: '#8884' },
+    label,
+  });
+  // Minutes in UTC, as the tables write them.
+  const tzDate = (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
+
+  fetch(`/activity/data?range=${encodeURIComponent(root.dataset.range || 'hour')}`, {
+    headers: { accept: 'application/json' },
+  })
+    .then((response) => {
+      if (!response.ok) throw new Error(`the figures answered ${response.status}`);
+      return response.json();
+    })
+    .then(draw)
+    .catch((error) => {
+      status.textContent = `The charts could not be drawn (${error.message}); the tables below hold the figures.`;
+    });
+
+  function draw(data) {
+    const counts = new uPlot(
+      {
+        width: width(),
+        height,
+        tzDate,
+        scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+        series: [
+          {},
+          ...data.classes.map(({ key, label }) => ({
+            label,
+            stroke: colours[key],
+            width: 1.5,
+            points: { show: false },
+          })),
+        ],
+        axes: [axis(), axis('callbacks')],
+      },
+      [data.minutes, ...data.classes.map(({ key }) => data.counts[key])],
+      document.getElementById('chart-counts'),
+    );
+    const latency = new uPlot(
+      {
+        width: width(),
+        height,
+        tzDate,
+        series: [
+          {},
+          { label: 'p50', stroke: '#0072b2', width: 1.5, points: { show: true, size: 4 } },
+          { label: 'p99', stroke: '#d55e00', width: 1.5, points: { show: true, size: 4 } },
+        ],
+        axes: [axis(), axis('ms')],
+      },
+      [data.minutes, data.latency.p50, data.latency.p99],
+      document.getElementById('chart-latency'),
+    );
+    status.textContent = '';
+    status.hidden = true;
+    window.addEventListener('resize', () => {
+      for (const plot of [counts, latency]) plot.setSize({ width: width(), height });
+    });
+  }
+})();
