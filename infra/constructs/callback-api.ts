@@ -11,6 +11,7 @@ import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import * as z from 'zod';
+import { callbackApiName, stageName } from '../callback-api-names.js';
 import { acknowledgeFinding } from '../nag.js';
 import { accessLogFormat } from './access-log-format.js';
 import { addCallbackWebAcl } from './callback-web-acl.js';
@@ -18,7 +19,6 @@ import { checkProps } from './checked-props.js';
 import { addRetryableGatewayResponses } from './retryable-gateway-responses.js';
 
 export const callbackPath = 'callback';
-export const stageName = 'prod';
 
 export interface CallbackApiProps {
   readonly handler: IFunction;
@@ -90,7 +90,7 @@ export class CallbackApi extends Construct {
     });
 
     this.api = new RestApi(this, 'Api', {
-      restApiName: `${Stack.of(this).stackName}-callbacks`,
+      restApiName: callbackApiName(Stack.of(this).stackName),
       description: 'Payment-gateway completion callbacks',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       // Access and execution logs both need the account-level CloudWatch role. RETAIN: other

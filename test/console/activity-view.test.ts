@@ -174,4 +174,32 @@ forEachEngine((engine) => {
       await page.close();
     });
   });
+
+  describe('the activity view when its source fails', () => {
+    let console: TestConsole;
+    beforeAll(async () => {
+      const denied = Object.assign(
+        new Error('User arn:aws:iam::123456789012:user/x is not authorized'),
+        {
+          name: 'AccessDeniedException',
+        },
+      );
+      console = await startTestConsole(engine, {
+        activity: { series: () => Promise.reject(denied) },
+      });
+    });
+    afterAll(() => console?.close());
+
+    it('names the error, not its message, on the page and in the data', async () => {
+      const page = await console.signedIn(browser, '/activity');
+      const alert = await page.getByRole('alert').textContent();
+      expect(alert).toMatch(/could not be read\s+\(AccessDeniedException\)/);
+      expect(await page.locator('main').textContent()).not.toMatch(/123456789012/);
+      const data = await page.evaluate<{ status: number; body: unknown }>(
+        "fetch('/activity/data?range=day').then(async (r) => ({ status: r.status, body: await r.json() }))",
+      );
+      expect(data).toEqual({ status: 502, body: { error: 'AccessDeniedException' } });
+      await page.close();
+    });
+  });
 });
