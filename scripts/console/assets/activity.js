@@ -26,8 +26,11 @@
     ticks: { stroke: '#8884' },
     label,
   });
-  // Minutes in UTC, as the tables write them.
+  // Minutes in UTC and 24-hour time, as the tables write them.
   const tzDate = (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC');
+  const hhmm = uPlot.fmtDate('{HH}:{mm}');
+  const timeAxis = { ...axis(), values: (_u, ticks) => ticks.map((tick) => hhmm(tzDate(tick))) };
+  const minuteSeries = { label: 'Minute (UTC)', value: '{YYYY}-{MM}-{DD} {HH}:{mm}' };
 
   fetch(`/activity/data?range=${encodeURIComponent(root.dataset.range || 'hour')}`, {
     headers: { accept: 'application/json' },
@@ -49,7 +52,7 @@
         tzDate,
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         series: [
-          {},
+          minuteSeries,
           ...data.classes.map(({ key, label }) => ({
             label,
             stroke: colours[key],
@@ -57,7 +60,7 @@
             points: { show: false },
           })),
         ],
-        axes: [axis(), axis('callbacks')],
+        axes: [timeAxis, axis('callbacks')],
       },
       [data.minutes, ...data.classes.map(({ key }) => data.counts[key])],
       document.getElementById('chart-counts'),
@@ -68,11 +71,11 @@
         height,
         tzDate,
         series: [
-          {},
+          minuteSeries,
           { label: 'p50', stroke: '#0072b2', width: 1.5, points: { show: true, size: 4 } },
           { label: 'p99', stroke: '#d55e00', width: 1.5, points: { show: true, size: 4 } },
         ],
-        axes: [axis(), axis('ms')],
+        axes: [timeAxis, axis('ms')],
       },
       [data.minutes, data.latency.p50, data.latency.p99],
       document.getElementById('chart-latency'),
