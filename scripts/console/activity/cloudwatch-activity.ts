@@ -20,7 +20,7 @@ export interface MetricDataInput {
   readonly StartTime: Date;
   readonly EndTime: Date;
   readonly ScanBy: 'TimestampAscending';
-  readonly MetricDataQueries: readonly MetricQuery[];
+  readonly MetricDataQueries: MetricQuery[];
   readonly NextToken?: string;
 }
 
@@ -30,7 +30,7 @@ interface MetricQuery {
     readonly Metric: {
       readonly Namespace: string;
       readonly MetricName: string;
-      readonly Dimensions: readonly { readonly Name: string; readonly Value: string }[];
+      readonly Dimensions: { readonly Name: string; readonly Value: string }[];
     };
     readonly Period: number;
     readonly Stat: string;
