@@ -151,6 +151,25 @@ forEachEngine((engine) => {
       await page.close();
     });
 
+    it('updates the charts and totals every 30 s without a reload (runs last: it adds callbacks)', async () => {
+      const page = await console.signedIn(browser, '/');
+      await page.clock.install();
+      await page.goto(`${console.server.origin}/activity`);
+      await page.locator('#chart-counts canvas').waitFor();
+      expect(await cell(page, 'data-outcome="failed"').textContent()).toBe('0');
+
+      recorder.record({ status: 503, outcome: undefined, ms: 40 });
+      recorder.record({ status: 502, outcome: undefined, ms: 29_000 });
+      await page.clock.runFor(30_000);
+
+      await expect.poll(() => cell(page, 'data-outcome="failed"').textContent()).toBe('2');
+      expect(await page.locator('[data-total]').textContent()).toBe('9 callbacks');
+      // The slow answer moves the range's p99 into its bucket, about 29 s.
+      const p99 = Number(await cell(page, 'data-latency="p99"').textContent());
+      expect(p99).toBeGreaterThan(26_000);
+      await page.close();
+    });
+
     it('says the local figures start empty at each start', async () => {
       const page = await console.signedIn(browser, '/activity');
       expect(await page.locator('main').textContent()).toMatch(/start empty at each\s+start/);

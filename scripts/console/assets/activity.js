@@ -32,17 +32,56 @@
   const timeAxis = { ...axis(), values: (_u, ticks) => ticks.map((tick) => hhmm(tzDate(tick))) };
   const minuteSeries = { label: 'Minute (UTC)', value: '{YYYY}-{MM}-{DD} {HH}:{mm}' };
 
-  fetch(`/activity/data?range=${encodeURIComponent(root.dataset.range || 'hour')}`, {
-    headers: { accept: 'application/json' },
-  })
-    .then((response) => {
+  // The charts and the totals table follow the figures; the per-minute table stays as loaded.
+  const refreshMs = 30_000;
+  const load = () =>
+    fetch(`/activity/data?range=${encodeURIComponent(root.dataset.range || 'hour')}`, {
+      headers: { accept: 'application/json' },
+    }).then((response) => {
       if (!response.ok) throw new Error(`the figures answered ${response.status}`);
       return response.json();
+    });
+
+  load()
+    .then((data) => {
+      const plots = draw(data);
+      setInterval(() => {
+        load().then(
+          (newer) => {
+            plots.counts.setData(countsOf(newer));
+            plots.latency.setData(latencyOf(newer));
+            showTotals(newer);
+          },
+          // The next round tries again; the page keeps what it has.
+          () => {},
+        );
+      }, refreshMs);
     })
-    .then(draw)
     .catch((error) => {
       status.textContent = `The charts could not be drawn (${error.message}); the tables below hold the figures.`;
     });
+
+  const countsOf = (data) => [data.minutes, ...data.classes.map(({ key }) => data.counts[key])];
+  const latencyOf = (data) => [data.minutes, data.latency.p50, data.latency.p99];
+
+  /** The totals table's cells, written as the server writes them (views/activity-figures.ts). */
+  function showTotals(data) {
+    const ms = (value) =>
+      value === null ? '–' : value < 10 ? value.toFixed(1) : String(Math.round(value));
+    const cell = (selector) => document.querySelector(`${selector} td.num`);
+    let total = 0;
+    for (const { key } of data.classes) {
+      total += data.totals[key];
+      const found = cell(`tr[data-outcome="${key}"]`);
+      if (found) found.textContent = String(data.totals[key]);
+    }
+    for (const p of ['p50', 'p99']) {
+      const found = cell(`tr[data-latency="${p}"]`);
+      if (found) found.textContent = ms(data.overall[p]);
+    }
+    const count = document.querySelector('[data-total]');
+    if (count) count.textContent = `${total} callback${total === 1 ? '' : 's'}`;
+  }
 
   function draw(data) {
     const counts = new uPlot(
@@ -62,7 +101,7 @@
         ],
         axes: [timeAxis, axis('callbacks')],
       },
-      [data.minutes, ...data.classes.map(({ key }) => data.counts[key])],
+      countsOf(data),
       document.getElementById('chart-counts'),
     );
     const latency = new uPlot(
@@ -77,7 +116,7 @@
         ],
         axes: [timeAxis, axis('ms')],
       },
-      [data.minutes, data.latency.p50, data.latency.p99],
+      latencyOf(data),
       document.getElementById('chart-latency'),
     );
     status.textContent = '';
@@ -85,5 +124,6 @@
     window.addEventListener('resize', () => {
       for (const plot of [counts, latency]) plot.setSize({ width: width(), height });
     });
+    return { counts, latency };
   }
 })();

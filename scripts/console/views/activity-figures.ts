@@ -12,7 +12,7 @@ export function activityFigures(series: ActivitySeries) {
   const total = outcomeClasses.reduce((sum, { key }) => sum + series.totals[key], 0);
   return html`<h2 id="figures">Figures</h2>
 <div class="table-wrap"><table class="activity-totals" aria-labelledby="figures">
-<caption class="muted">${total} callback${total === 1 ? '' : 's'} in the ${series.range === 'hour' ? 'last hour' : 'last day'}</caption>
+<caption class="muted"><span data-total>${total} callback${total === 1 ? '' : 's'}</span> in the ${series.range === 'hour' ? 'last hour' : 'last day'} (with the charts, updated every 30 s)</caption>
 <thead><tr><th scope="col">Outcome</th><th scope="col">Answer</th><th scope="col" class="num">Callbacks</th></tr></thead>
 <tbody>${outcomeClasses.map(
     ({ key, label, answer }) =>
@@ -22,7 +22,7 @@ export function activityFigures(series: ActivitySeries) {
 <tr data-latency="p99"><th scope="row">Latency p99</th><td>ms</td><td class="num">${ms(series.overall.p99)}</td></tr></tbody>
 </table></div>
 <details class="activity-minutes">
-<summary>Per minute (${active.length} minute${active.length === 1 ? '' : 's'} with callbacks, UTC)</summary>
+<summary>Per minute (${active.length} minute${active.length === 1 ? '' : 's'} with callbacks, UTC; as loaded, Refresh for newer)</summary>
 ${
   active.length === 0
     ? html`<p class="muted">No callbacks in this range.</p>`
