@@ -27,6 +27,8 @@ export interface Delivery {
   readonly requestId: string;
   readonly sourceIp: string;
   readonly receivedAt: Date;
+  /** The request's headers less credentials, kept with the record; absent: none kept. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface Receipt {
@@ -78,6 +80,7 @@ export function receiveCallback(dependencies: ReceiveCallbackDependencies) {
       keyId: delivery.key.id,
       requestId: delivery.requestId,
       sourceIp: delivery.sourceIp,
+      ...(delivery.headers ? { headers: delivery.headers } : {}),
       fields,
     };
     try {

@@ -19,8 +19,8 @@ import type { TransactionCorrectedDetail } from './transaction-corrected.js';
  * The events this product puts on its bus, described once: the schemas below are derived from
  * the transaction's declaration (the fields declared `published`), so a field the receiver
  * validates is a field consumers get, checked by the same rules. They are also a whitelist: an
- * item's `rawBody`, `keyId`, `requestId`, `sourceIp` and index attributes are stripped because
- * they are not listed.
+ * item's `rawBody`, `keyId`, `requestId`, `sourceIp`, `headers` and index attributes are stripped
+ * because they are not listed.
  */
 
 /** `source` of every event: the product's name. */

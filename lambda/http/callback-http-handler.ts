@@ -7,6 +7,7 @@ import type { TimeBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
 import { limitDefaults, type TelemetryConfig } from '../config/config.js';
+import { keptHeaders } from '../refusals/kept-headers.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
 import type { CallbackContext } from './callback-context.js';
@@ -71,6 +72,8 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
           requestId: event.requestContext.requestId,
           sourceIp: event.requestContext.identity.sourceIp,
           receivedAt: now(),
+          // Kept as a refusal keeps them: no credential, bounded in number and size.
+          headers: keptHeaders(event.headers ?? {}).headers,
         },
         budgetOf(context),
       );

@@ -19,6 +19,7 @@ export const deliveryAttributes = [
   'keyId',
   'requestId',
   'sourceIp',
+  'headers',
 ] as const;
 
 /**

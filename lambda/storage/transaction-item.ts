@@ -127,6 +127,8 @@ function deliveryAttributes(record: TransactionRecord): Item {
     keyId: { S: record.keyId },
     requestId: { S: record.requestId },
     sourceIp: { S: record.sourceIp },
+    // JSON text, the form a kept refusal's headers take: one reader serves both.
+    ...(record.headers ? { headers: { S: JSON.stringify(record.headers) } } : {}),
   };
 }
 

@@ -18,6 +18,11 @@ export interface TransactionRecord {
   readonly requestId: string;
   readonly sourceIp: string;
   /**
+   * The request's headers less credentials, within their caps (refusals/kept-headers.ts); absent
+   * where a tool writes records directly, not from a request.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
    * The declaration the transaction was validated under, which says how each field is stored.
    * @default transactionFields
    */

@@ -26,6 +26,7 @@ const bookkeeping = new Set([
   'keyId',
   'requestId',
   'sourceIp',
+  'headers',
   'usernameKey',
   'timeShard',
   'settlements',

@@ -79,6 +79,8 @@ export function settleUpdate(
     for (const name of deliveryAttributes) {
       const value = conflict.item[name];
       if (value !== undefined) set(name, value);
+      // A conflict kept before headers were kept has none: the stored ones are not its own.
+      else if (stored[name] !== undefined) remove(name);
     }
     const username = received.username?.S ?? '';
     const indexKey = usernameKey(username)[attributes.usernameKey];

@@ -80,7 +80,7 @@ const leading = [
   'record',
   ...Object.keys(transactionFields).filter((name) => name !== 'reference'),
   ...['extra', 'conflictOf', 'transaction', 'receivedAt', 'hashResult', 'keyId', 'requestId'],
-  ...['sourceIp', 'fingerprint', 'rawBody'],
+  ...['sourceIp', 'headers', 'fingerprint', 'rawBody'],
 ];
 
 export function orderAttributes(item: StoredItem): StoredItem {

@@ -79,15 +79,29 @@ describe('eventForRecord', () => {
     });
   });
 
-  it('never publishes the raw body, the hash, the key id, the request id or the source IP', () => {
-    const record = recordOf(transaction({ hash: 'a'.repeat(64) }));
+  it('never publishes the raw body, the hash, the key id, the request id, the source IP or the headers', () => {
+    const record = recordOf(transaction({ hash: 'a'.repeat(64) }), {
+      headers: { 'User-Agent': 'gateway-ua/9' },
+    });
+    const item = transactionItem(record);
+    expect(item.headers).toEqual({ S: '{"User-Agent":"gateway-ua/9"}' });
 
-    const event = eventForRecord(streamRecord('INSERT', transactionItem(record)));
+    const event = eventForRecord(streamRecord('INSERT', item));
 
-    for (const secretish of ['rawBody', 'hash', 'keyId', 'requestId', 'sourceIp', 'timeShard']) {
+    for (const secretish of [
+      'rawBody',
+      'hash',
+      'keyId',
+      'requestId',
+      'sourceIp',
+      'headers',
+      'timeShard',
+    ]) {
       expect(event?.detail).not.toHaveProperty(secretish);
     }
-    expect(putEventsEntry(defined(event), 'bus').Detail).not.toContain(record.rawBody);
+    const detail = putEventsEntry(defined(event), 'bus').Detail;
+    expect(detail).not.toContain(record.rawBody);
+    expect(detail).not.toContain('gateway-ua/9');
   });
 
   it.each(['MODIFY', 'REMOVE'] as const)('produces nothing for a %s', (eventName) => {
@@ -106,6 +120,7 @@ describe('eventForRecord', () => {
     const conflicting = recordOf(transaction({ reference: 'ref-claimed', amount: 1 }), {
       requestId: 'req-conflict',
       hashResult: 'unverified',
+      headers: { 'User-Agent': 'gateway-ua/9' },
     });
 
     const event = eventForRecord(streamRecord('INSERT', conflictItem(conflicting)));
@@ -122,6 +137,7 @@ describe('eventForRecord', () => {
       },
     });
     expect(event?.detail).not.toHaveProperty('rawBody');
+    expect(event?.detail).not.toHaveProperty('headers');
   });
 
   it('refuses an insert that claims to be a transaction but breaks the schema, naming fields not values', () => {

@@ -61,6 +61,31 @@ describe.each(engines)('the receiver on %s', (engine) => {
     });
   });
 
+  it('keeps the request headers less credentials with the transaction and with a conflict', async () => {
+    const fields = transaction();
+    const headers = {
+      'X-Gateway-Attempt': '2',
+      'User-Agent': 'gateway/4.1',
+      Authorization: 'Bearer secret-token',
+      Cookie: 'session=secret',
+      'Proxy-Authorization': 'Basic c2VjcmV0',
+    };
+    expect((await invoke(callbackEvent(signed(fields), { headers }))).statusCode).toBe(204);
+    const kept = {
+      'Content-Type': 'application/json',
+      'X-Gateway-Attempt': '2',
+      'User-Agent': 'gateway/4.1',
+    };
+    const item = await stored(fields.reference as string);
+    expect(JSON.parse(item?.headers?.S ?? 'null')).toEqual(kept);
+    expect(item?.headers?.S).not.toMatch(/secret|c2VjcmV0|x-api-key/i);
+
+    const conflicting = signed({ ...fields, amount: 1 });
+    expect((await invoke(callbackEvent(conflicting, { headers }))).statusCode).toBe(409);
+    const [conflict] = await conflictsOf(fields.reference as string);
+    expect(JSON.parse(conflict?.headers?.S ?? 'null')).toEqual(kept);
+  });
+
   it('answers a redelivery 204 duplicate and leaves the stored item as it was', async () => {
     const fields = transaction();
     await invoke(callbackEvent(signed(fields), { requestId: 'first' }));

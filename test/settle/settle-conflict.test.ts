@@ -9,6 +9,7 @@ import {
 } from '../../scripts/settle/settle.js';
 import type { Decision } from '../../scripts/settle/settle-update.js';
 import { readReference } from '../../scripts/table/reference-state.js';
+import { recordOf } from '../events/stream-records.js';
 import { createTestTable, engines, type TestTable } from '../support/engines.js';
 import { callbackEvent, signed, transaction } from '../support/fixtures.js';
 import { receiverWith } from '../support/receiver.js';
@@ -85,6 +86,38 @@ describe.each(engines)('settling a conflict on %s', (engine) => {
     ).rejects.toThrow(
       /at version 2, not 1: version 2 was corrected by local:ops-a at .* \("ticket OPS-1/,
     );
+  });
+
+  it("a correction carries the accepted delivery's headers, or none, and keeps the old ones in history", async () => {
+    const first = { 'X-Origin': 'first delivery' };
+    const stored = transaction({ amount: 1000 });
+    expect((await invoke(callbackEvent(signed(stored), { headers: first }))).statusCode).toBe(204);
+    const received = { ...stored, amount: 1250 };
+    const second = { 'X-Origin': 'conflicting delivery' };
+    expect((await invoke(callbackEvent(signed(received), { headers: second }))).statusCode).toBe(
+      409,
+    );
+    const reference = stored.reference as string;
+
+    await settleConflict(table, { reference, decision: decision('received') });
+
+    const after = await item(reference);
+    expect(JSON.parse(after.headers?.S ?? '{}')).toMatchObject(second);
+    expect(JSON.parse(after.history?.L?.[0]?.M?.headers?.S ?? '{}')).toMatchObject(first);
+
+    // A conflict kept before headers were kept has none: the correction leaves none behind.
+    const store = new DynamoDbTransactionStore(table.client, table.tableName);
+    await store.keepConflict(recordOf({ ...received, amount: 1500 }, { headers: undefined }));
+    await settleConflict(table, {
+      reference,
+      conflict: (await readReference(table, reference)).conflicts.find(
+        (conflict) => conflict.settlement === undefined,
+      )?.id,
+      decision: decision('received'),
+    });
+    const latest = await item(reference);
+    expect(latest.amount).toEqual({ N: '1500' });
+    expect(latest.headers).toBeUndefined();
   });
 
   it('keeping the stored content closes the conflict; its redeliveries stay 409 and are counted on it', async () => {
