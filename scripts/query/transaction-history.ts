@@ -76,11 +76,12 @@ function origin(correction: StoredItem | undefined, deliveredAt: string) {
   };
 }
 
-/** The history table of `query get`: nothing for a transaction never corrected. */
-export function historyTable(item: StoredItem): string {
-  const versions = transactionVersions(item);
-  if (versions.length === 1) return '';
-  const rows = versions.map((version, index) => [
+/** The history's columns, as `query get` prints them and the console shows them. */
+export const historyHead = ['Version', 'Since', 'By', 'Why', 'Changed', 'Fingerprint'] as const;
+
+/** One row per version, oldest first: the cells of {@link historyHead}. */
+export function historyRows(versions: readonly TransactionVersion[]): string[][] {
+  return versions.map((version, index) => [
     `${version.version}${version.current ? ' (current)' : ''}`,
     version.since,
     version.by,
@@ -88,9 +89,15 @@ export function historyTable(item: StoredItem): string {
     index === 0 ? '' : changes(versions[index - 1]?.transaction ?? {}, version.transaction),
     version.fingerprint.slice(0, 12),
   ]);
+}
+
+/** The history table of `query get`: nothing for a transaction never corrected. */
+export function historyTable(item: StoredItem): string {
+  const versions = transactionVersions(item);
+  if (versions.length === 1) return '';
   return `\nHistory (${versions.length} versions, oldest first):\n${textTable(
-    ['Version', 'Since', 'By', 'Why', 'Changed', 'Fingerprint'],
-    rows,
+    [...historyHead],
+    historyRows(versions),
   )}`;
 }
 
