@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { EventFiles } from '../local/events/event-files.js';
 import type { ActivitySource } from './activity/activity-source.js';
 import type { SessionVariables } from './security/session.js';
 
@@ -24,6 +25,11 @@ export interface ConsoleContext {
    * there are no figures.
    */
   readonly activity?: ActivitySource;
+  /**
+   * Local mode forwarding events (`--forward-events`): its folder (`eventFiles(dataDir)`), read
+   * only, so the transaction view shows each event's delivery. Absent: delivery not shown.
+   */
+  readonly eventFiles?: EventFiles;
 }
 
 /** Hono's environment for every console route: the signed-in session. */

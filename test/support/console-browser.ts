@@ -40,7 +40,7 @@ export interface TestConsole {
 
 export async function startTestConsole(
   engine: Engine,
-  options: Partial<Pick<ConsoleContext, 'mode' | 'allowActions' | 'activity'>> = {},
+  options: Partial<Pick<ConsoleContext, 'mode' | 'allowActions' | 'activity' | 'eventFiles'>> = {},
 ): Promise<TestConsole> {
   const table = await createTestTable(engine);
   const refusals = await createTestRefusalsTable(engine);
@@ -54,6 +54,7 @@ export async function startTestConsole(
     mode: options.mode ?? 'local',
     allowActions: options.allowActions ?? true,
     ...(options.activity ? { activity: options.activity } : {}),
+    ...(options.eventFiles ? { eventFiles: options.eventFiles } : {}),
   });
   const receive = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName), {
     refusals: new DynamoDbRefusalStore(refusals.client, refusals.tableName),

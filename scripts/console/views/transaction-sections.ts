@@ -8,6 +8,7 @@ import {
 } from '../../query/transaction-history.js';
 import { conflictIdLength } from '../../settle/reference-state.js';
 import { shown } from '../html/shown-text.js';
+import type { DeliveryState } from './event-delivery.js';
 import { type Exchange, exchangeList, fieldsTable } from './exchange-parts.js';
 import type { PublishedEvent } from './published-events.js';
 
@@ -120,24 +121,43 @@ ${exchangeList(exchangeOf(conflict, conflict.receivedAt), outcome, anchor)}
 })}`;
 }
 
-/** The events the stack published for this reference, as its consumer builds them. */
-export function eventsSection(events: readonly PublishedEvent[]) {
+/**
+ * The events the stack published for this reference, as its consumer builds them; with local
+ * forwarding, where each one stands.
+ */
+export function eventsSection(
+  events: readonly PublishedEvent[],
+  delivery?: readonly DeliveryState[],
+) {
   return html`<h2 id="events">Events published</h2>
-<p class="muted">What the deployed stack's stream consumer publishes for this reference's changes, rebuilt here by the same code; duplicates publish nothing.</p>
+<p class="muted">What the deployed stack's stream consumer publishes for this reference's changes, rebuilt here by the same code; duplicates publish nothing.${delivery ? ' Delivery: where local forwarding (--forward-events) stands with each.' : ''}</p>
 ${
   events.length === 0
     ? html`<p class="muted">None.</p>`
     : html`<div class="table-wrap"><table class="events">
-<thead><tr><th scope="col">Event</th><th scope="col">Time</th><th scope="col">For</th><th scope="col">Detail</th></tr></thead>
+<thead><tr><th scope="col">Event</th><th scope="col">Time</th><th scope="col">For</th>${delivery ? html`<th scope="col">Delivery</th>` : ''}<th scope="col">Detail</th></tr></thead>
 <tbody>${events.map(
         (
           event,
+          index,
         ) => html`<tr><td>${shown(event.detailType)}</td><td class="mono">${shown(event.at)}</td>
 <td><a href="#${event.anchor}">${shown(event.anchor.replace('-', ' '))}</a></td>
+${delivery ? html`<td class="delivery">${deliveryCell(delivery[index])}</td>` : ''}
 <td>${event.detail === undefined ? html`<p class="notice error">${shown(event.problem)}</p>` : html`<pre>${indented(event.detail)}</pre>`}</td></tr>`,
       )}</tbody>
 </table></div>`
 }`;
+}
+
+function deliveryCell(state: DeliveryState | undefined) {
+  if (state === undefined) return '';
+  if (state.state === 'dead letter') {
+    return html`dead letter <span class="muted">after ${state.attempts} tries: ${shown(state.problem)}; npm run redrive -- --forward-to sends it again</span>`;
+  }
+  if (state.state === 'not in the outbox') {
+    return html`not in the outbox <span class="muted">(delivered before it was compacted, or recorded before forwarding started)</span>`;
+  }
+  return state.state;
 }
 
 /**

@@ -7,6 +7,7 @@ import { getTransaction } from '../../query/transaction-queries.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { deliveryStates } from './event-delivery.js';
 import { exchangeList, fieldsTable, type ShownElsewhere } from './exchange-parts.js';
 import { publishedEvents } from './published-events.js';
 import {
@@ -61,6 +62,7 @@ export function transactionView(app: Hono<ConsoleEnv>, console: ConsoleContext):
       return version ? `#version-${version.version}` : undefined;
     };
     const events = publishedEvents(transaction, conflicts, conflictAnchor);
+    const delivery = console.eventFiles && (await deliveryStates(console.eventFiles, events));
     const current = versions.at(-1);
     const correction = transaction.correction as StoredItem | undefined;
     const outcome = html`recorded (204)${
@@ -84,7 +86,7 @@ ${fieldsTable(transaction, 'Every attribute as stored, in the order of npm run q
 ${exchangeList(exchangeOf(transaction, correction?.deliveredAt ?? transaction.receivedAt), outcome, 'exchange')}
 ${historySection(versions, entries, locate)}
 ${conflictsSection(conflicts, transaction, settlements)}
-${eventsSection(events)}`,
+${eventsSection(events, delivery)}`,
     });
   });
 }
