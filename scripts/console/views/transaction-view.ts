@@ -24,6 +24,8 @@ const elsewhere: ShownElsewhere = {
   rawBody: { href: '#exchange-body', text: 'in the exchange below' },
   headers: { href: '#exchange-headers', text: 'in the exchange below' },
   history: { href: '#history', text: 'in the history below' },
+  correction: { href: '#history', text: 'in the history below' },
+  settlements: { href: '#exchange', text: "in the exchange's outcome below" },
 };
 
 /**
