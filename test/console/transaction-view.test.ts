@@ -173,13 +173,18 @@ forEachEngine((engine) => {
       const link = history.nth(1).locator('a');
       const anchor = await link.getAttribute('href');
       expect(anchor).toMatch(/^#conflict-[0-9a-f]{12}$/);
-      await link.click();
+      // By keyboard: the link and the earlier version's disclosure need no pointer.
+      await link.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => new URL(page.url()).hash).toBe(anchor);
       expect(await page.locator(`${anchor} dl.exchange`).innerText()).toContain(
         'accepted as version 2',
       );
       // The current delivery is the accepted one; the first one is kept with version 1.
       expect(await page.locator('#exchange-body + pre').textContent()).toBe(signed(received));
-      await page.locator('#version-1-exchange summary').click();
+      await page.locator('#version-1-exchange summary').focus();
+      await page.keyboard.press('Enter');
+      expect(await page.locator('#version-1-exchange').getAttribute('open')).toBe('');
       expect(await page.locator('#version-1-exchange pre.raw-body').textContent()).toBe(
         signed(stored),
       );
