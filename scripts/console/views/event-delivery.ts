@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventForRecord, putEventsEntry } from '../../../lambda/events/stream-record-event.js';
-import { readDeadLetters } from '../../events/dead-letters.js';
-import type { EventFiles } from '../../local/event-files.js';
-import type { OutboxEntry } from '../../local/outbox.js';
+import { readDeadLetters } from '../../local/events/dead-letters.js';
+import type { EventFiles } from '../../local/events/event-files.js';
+import type { OutboxEntry } from '../../local/events/outbox.js';
 import type { PublishedEvent } from './published-events.js';
 
 /** Where local forwarding stands with one event (`npm start -- --forward-events`). */

@@ -1,5 +1,5 @@
 import { html } from 'hono/html';
-import { displayValue, orderAttributes, type StoredItem } from '../../query/stored-item.js';
+import { displayValue, orderAttributes, type StoredItem } from '../../table/stored-item.js';
 import { shown } from '../html/shown-text.js';
 
 /**

@@ -4,7 +4,7 @@ import { UnpublishableRecordError } from '../../../lambda/events/errors.js';
 import { eventForRecord, putEventsEntry } from '../../../lambda/events/stream-record-event.js';
 import { lastChanges, settlementAttributes } from '../../../lambda/settle/settlement.js';
 import { deliveryAttributes } from '../../../lambda/settle/written-attributes.js';
-import { displayValue, type StoredItem } from '../../query/stored-item.js';
+import { displayValue, type StoredItem } from '../../table/stored-item.js';
 
 /** One event the stack publishes for a reference, or the record it could not publish. */
 export interface PublishedEvent {

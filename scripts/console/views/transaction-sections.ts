@@ -1,12 +1,12 @@
 import { html } from 'hono/html';
 import type { Settlement } from '../../../lambda/settle/settlement.js';
-import { exactJson, type StoredItem } from '../../query/stored-item.js';
 import {
   historyHead,
   historyRows,
   type TransactionVersion,
 } from '../../query/transaction-history.js';
-import { conflictIdLength } from '../../settle/reference-state.js';
+import { conflictIdLength } from '../../table/reference-state.js';
+import { exactJson, type StoredItem } from '../../table/stored-item.js';
 import { shown } from '../html/shown-text.js';
 import type { DeliveryState } from './event-delivery.js';
 import { type Exchange, exchangeList, fieldsTable } from './exchange-parts.js';

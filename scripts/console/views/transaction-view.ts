@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { Settlement } from '../../../lambda/settle/settlement.js';
-import type { StoredItem } from '../../query/stored-item.js';
 import { transactionVersions } from '../../query/transaction-history.js';
-import { getTransaction } from '../../query/transaction-queries.js';
+import type { StoredItem } from '../../table/stored-item.js';
+import { getTransaction } from '../../table/transaction-queries.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
