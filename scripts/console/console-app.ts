@@ -31,7 +31,9 @@ export function createConsoleApp({ context, sessions, hosts }: ConsoleAppOptions
         formAction: ["'self'"],
         objectSrc: ["'none'"],
       },
-      referrerPolicy: 'no-referrer',
+      // Not `no-referrer`: under it Chromium sends `Origin: null` with a plain form POST, which
+      // the same-origin check must refuse. `same-origin` still sends nothing to other sites.
+      referrerPolicy: 'same-origin',
       crossOriginResourcePolicy: 'same-origin',
       crossOriginOpenerPolicy: 'same-origin',
     }),
