@@ -4,10 +4,10 @@ import { positiveInteger } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { isLoopbackUrl } from '../local/local-target.js';
-import { exactJson } from '../table/stored-item.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { operatorIdentity } from './operator-identity.js';
 import { SettleRefusedError, settleConflict } from './settle.js';
+import { settleOutcomeText } from './settle-outcome.js';
 
 const program = commandProgram(
   'settle',
@@ -54,14 +54,7 @@ withTableOptions(program).action(async (reference, flags) => {
         },
       }),
     );
-    const what =
-      result.accepted === 'received'
-        ? `corrected: the received content is version ${result.version}, the previous kept in its history`
-        : `closed: the stored transaction (version ${result.version}) stands`;
-    process.stdout.write(
-      terminalText(`Settled conflict ${result.conflict.id} of ${exactJson(reference)}: ${what}.`) +
-        '\n',
-    );
+    process.stdout.write(`${terminalText(settleOutcomeText(result))}\n`);
   } catch (error) {
     if (!(error instanceof SettleRefusedError)) throw error;
     process.stderr.write(`${terminalText(`settle refused: ${error.message}`)}\n`);

@@ -43,6 +43,29 @@ export function contentDifferences(stored: Attributes, received: Attributes): Co
   return differences;
 }
 
+/**
+ * Every field of both contents, in the order {@link contentDifferences} compares them (the
+ * interface's, then each member of `extra` on either side): the rows of a side-by-side view,
+ * whose differing ones are those `contentDifferences` names.
+ */
+export function contentFields(stored: Attributes, received: Attributes): ContentDifference[] {
+  const rows: ContentDifference[] = comparedFields.map((field) => ({
+    field,
+    stored: scalar(stored[field]),
+    received: scalar(received[field]),
+  }));
+  const storedExtra = members(stored.extra?.S);
+  const receivedExtra = members(received.extra?.S);
+  for (const name of new Set([...Object.keys(storedExtra), ...Object.keys(receivedExtra)])) {
+    rows.push({
+      field: `extra.${name}`,
+      stored: text(storedExtra[name]),
+      received: text(receivedExtra[name]),
+    });
+  }
+  return rows;
+}
+
 function scalar(value: AttributeValue | undefined): string | null {
   return value?.S ?? value?.N ?? null;
 }
