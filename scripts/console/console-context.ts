@@ -30,6 +30,28 @@ export interface ConsoleContext {
    * only, so the transaction view shows each event's delivery. Absent: delivery not shown.
    */
   readonly eventFiles?: EventFiles;
+  /**
+   * Where Refusals' resubmit sends a kept body, as `npm run resubmit` would: the receiver's POST
+   * …/callback URL and a key it accepts. Local mode: its own gateway URL and key; deployed: the
+   * API's URL and a key from `--key-file`/`CALLBACK_API_KEY`. Absent: resubmit is off, and the
+   * page says what to configure. The key is only ever sent as `x-api-key`, never shown.
+   */
+  readonly receiver?: ConsoleReceiver;
+  /**
+   * Who settles, for the record, asked at each settle as `npm run settle` asks: the caller's IAM
+   * ARN (STS) against AWS, `local:<OS user>` against local data. Default: by `mode`, `deployed`
+   * meaning AWS; a deployed-mode console over a loopback `--endpoint` should pass
+   * `() => operatorIdentity({ aws: false })`, as the CLI decides.
+   */
+  readonly operator?: () => Promise<string>;
+}
+
+/** The receiver resubmit posts to. */
+export interface ConsoleReceiver {
+  readonly url: string;
+  readonly apiKey: string;
+  /** Default 10 s, as `npm run resubmit`'s `--timeout-ms`. */
+  readonly timeoutMs?: number;
 }
 
 /** Hono's environment for every console route: the signed-in session. */

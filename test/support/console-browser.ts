@@ -1,15 +1,17 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { HashMode } from '../../lambda/config/config.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import type { ConsoleContext } from '../../scripts/console/console-context.js';
 import { type ConsoleServer, startConsole } from '../../scripts/console/console-server.js';
+import { callbackResource, startGatewayServer } from '../../scripts/local/gateway-server.js';
 import {
   createTestRefusalsTable,
   createTestTable,
   type Engine,
   type TestTable,
 } from './engines.js';
-import { callbackEvent, signed } from './fixtures.js';
+import { callbackEvent, signed, specKey } from './fixtures.js';
 import { receiverWith } from './receiver.js';
 
 /**
@@ -33,17 +35,51 @@ export interface TestConsole {
   readonly refusals: TestTable;
   /** Sends one callback through the receiver (as API Gateway would); returns its status. */
   deliver(fields: Record<string, unknown>, headers?: Record<string, string>): Promise<number>;
+  /**
+   * Sends `body` exactly as given (no signing) through a receiver over the same tables, in
+   * `hashMode` (default `if-present`, as `deliver`'s): a stricter one makes refusals to fix.
+   */
+  deliverBody(
+    body: string,
+    options?: { headers?: Record<string, string>; hashMode?: HashMode },
+  ): Promise<number>;
+  /**
+   * The receiver as an HTTP endpoint (local mode's API Gateway stand-in), the one the console
+   * resubmits to; absent when started with `receiver: false`.
+   */
+  readonly receiverUrl?: string;
   /** A page signed in through a fresh one-time link, at `path`. */
   signedIn(browser: Browser, path?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
+export interface TestConsoleOptions
+  extends Partial<
+    Pick<ConsoleContext, 'mode' | 'allowActions' | 'activity' | 'operator' | 'eventFiles'>
+  > {
+  /** Give the console the test receiver's URL and key to resubmit to. @default true */
+  readonly receiver?: boolean;
+}
+
 export async function startTestConsole(
   engine: Engine,
-  options: Partial<Pick<ConsoleContext, 'mode' | 'allowActions' | 'activity' | 'eventFiles'>> = {},
+  options: TestConsoleOptions = {},
 ): Promise<TestConsole> {
   const table = await createTestTable(engine);
   const refusals = await createTestRefusalsTable(engine);
+  const store = new DynamoDbTransactionStore(table.client, table.tableName);
+  const refusalStore = new DynamoDbRefusalStore(refusals.client, refusals.tableName);
+  const receive = receiverWith(store, { refusals: refusalStore });
+  const gateway =
+    options.receiver === false
+      ? undefined
+      : await startGatewayServer({
+          invoke: (event, context) => receive(event, context),
+          host: '127.0.0.1',
+          port: 0,
+          stage: 'local',
+        });
+  const receiverUrl = gateway && `http://127.0.0.1:${gateway.port}${callbackResource}`;
   const server = await startConsole({
     tables: {
       client: table.client,
@@ -55,17 +91,22 @@ export async function startTestConsole(
     allowActions: options.allowActions ?? true,
     ...(options.activity ? { activity: options.activity } : {}),
     ...(options.eventFiles ? { eventFiles: options.eventFiles } : {}),
-  });
-  const receive = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName), {
-    refusals: new DynamoDbRefusalStore(refusals.client, refusals.tableName),
+    ...(receiverUrl ? { receiver: { url: receiverUrl, apiKey: specKey } } : {}),
+    ...(options.operator ? { operator: options.operator } : {}),
   });
   return {
     server,
     table,
     refusals,
+    ...(receiverUrl ? { receiverUrl } : {}),
     async deliver(fields, headers) {
       const body = signed(fields as Parameters<typeof signed>[0]);
       const answer = await receive(callbackEvent(body, headers ? { headers } : {}));
+      return answer.statusCode;
+    },
+    async deliverBody(body, { headers, hashMode = 'if-present' } = {}) {
+      const strict = receiverWith(store, { refusals: refusalStore, hashMode });
+      const answer = await strict(callbackEvent(body, headers ? { headers } : {}));
       return answer.statusCode;
     },
     async signedIn(browser, path = '/') {
@@ -76,6 +117,7 @@ export async function startTestConsole(
     },
     async close() {
       await server.close();
+      await gateway?.close();
       await Promise.all([table.drop(), refusals.drop()]);
     },
   };

@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { activityView } from './activity-view.js';
+import { conflictsView } from './conflicts-view.js';
+import { refusalsView } from './refusals-view.js';
 import { transactionView } from './transaction-view.js';
 import { transactionsView } from './transactions-view.js';
 
@@ -8,5 +10,7 @@ import { transactionsView } from './transactions-view.js';
 export const consoleViews: readonly ((app: Hono<ConsoleEnv>, console: ConsoleContext) => void)[] = [
   transactionsView,
   transactionView,
+  conflictsView,
+  refusalsView,
   activityView,
 ];
