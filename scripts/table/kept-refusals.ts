@@ -16,7 +16,7 @@ import {
 import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type TargetFlags, withTarget } from './table-target.js';
-import type { QueryContext } from './transaction-queries.js';
+import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -144,6 +144,43 @@ async function refusalsByDigest(
     keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
   }
   return digests.flatMap((digest) => found.get(digest) ?? []);
+}
+
+/**
+ * When each refusal `digests` names was first delivered: what the index does not carry (it is
+ * written once, so it stays off the entry every repeat rewrites). Read by key with only that
+ * attribute projected, a hundred keys a request, so no body is read; one TTL deleted meanwhile
+ * is left out.
+ */
+export async function firstReceivedTimes(
+  { client, tableName }: QueryContext,
+  digests: readonly string[],
+): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let start = 0; start < digests.length; start += maxKeysPerBatch) {
+    let keys: Item[] = digests
+      .slice(start, start + maxKeysPerBatch)
+      .map((digest) => ({ [refusalsTable.partitionKey]: { S: digest } }));
+    while (keys.length > 0) {
+      const output = await client.send(
+        new BatchGetItemCommand({
+          RequestItems: {
+            [tableName]: {
+              Keys: keys,
+              ProjectionExpression: '#digest, firstReceivedAt',
+              ExpressionAttributeNames: { '#digest': refusalsTable.partitionKey },
+            },
+          },
+        }),
+      );
+      for (const item of output.Responses?.[tableName] ?? []) {
+        const [digest, first] = [item[refusalsTable.partitionKey]?.S, item.firstReceivedAt?.S];
+        if (digest !== undefined && first !== undefined) found.set(digest, first);
+      }
+      keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return found;
 }
 
 /** Shortest digest prefix accepted: shorter ones too easily name more than one refusal. */

@@ -2,7 +2,12 @@ import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { explainNetworkFailure } from '../../gateway/delivery-failure.js';
 import { refusalListView } from '../../query/refusal-view.js';
-import { digestPrefix, findRefusal, listRefusalSummaries } from '../../table/kept-refusals.js';
+import {
+  digestPrefix,
+  findRefusal,
+  firstReceivedTimes,
+  listRefusalSummaries,
+} from '../../table/kept-refusals.js';
 import { timeWindow } from '../../table/time-window.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';
@@ -10,7 +15,7 @@ import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
 import { type ResubmitOutcome, refusalPage, resubmit } from './refusal-page.js';
 
-/** Rows a list page shows at most; narrower filters find the rest. */
+/** Rows a list page shows at most (two key reads for their first times); filters find the rest. */
 const listLimit = 200;
 
 /**
@@ -32,7 +37,7 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
     } catch (error) {
       if (!(error instanceof Error) || error.name !== 'UsageError') throw error;
       c.status(400);
-      return listPage(c, console, filters, [], false, error.message);
+      return listPage(c, console, filters, [], false, new Map(), error.message);
     }
     const rows = [];
     let more = false;
@@ -44,7 +49,11 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       }
       rows.push(refusal);
     }
-    return listPage(c, console, filters, rows, more);
+    const firsts = await firstReceivedTimes(
+      context,
+      rows.map((refusal) => refusal.digest),
+    );
+    return listPage(c, console, filters, rows, more, firsts);
   });
 
   app.get('/refusals/:digest', async (c) => {
@@ -99,6 +108,7 @@ function listPage(
   filters: { readonly since?: string | undefined; readonly reference?: string | undefined },
   rows: readonly Summary[],
   more: boolean,
+  firsts: ReadonlyMap<string, string>,
   problem?: string,
 ) {
   const caption =
@@ -118,18 +128,18 @@ kept with their body so they can be looked at and sent again once the cause is f
 ${problem ? html`<p class="notice error" role="alert">${shown(problem)}</p>` : ''}
 <div class="table-wrap"><table>
 <caption class="muted">${caption}</caption>
-<thead><tr>${refusalListView.tableHead.map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
-<tbody id="refusals">${rows.map(row)}</tbody>
+<thead><tr>${['First received', ...refusalListView.tableHead].map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
+<tbody id="refusals">${rows.map((refusal) => row(refusal, firsts.get(refusal.digest) ?? ''))}</tbody>
 </table></div>`,
   });
 }
 
-/** The CLI's columns; the digest links to the refusal. */
-function row(refusal: Summary) {
+/** When it first came, then the CLI's columns; the digest links to the refusal. */
+function row(refusal: Summary, first: string) {
   const [cells = []] = refusalListView.tableRows(refusal);
   const numeric = new Set<number>(refusalListView.alignRight);
   const last = cells.length - 1;
-  return html`<tr>${cells.map((cell, index) =>
+  return html`<tr><td>${shown(first)}</td>${cells.map((cell, index) =>
     index === last
       ? html`<td><a href="/refusals/${encodeURIComponent(refusal.digest)}" class="mono">${shown(cell)}</a></td>`
       : html`<td${numeric.has(index) ? html` class="num"` : ''}>${shown(cell)}</td>`,
