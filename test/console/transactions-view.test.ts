@@ -64,6 +64,17 @@ forEachEngine((engine) => {
       await page.close();
     });
 
+    it('opens a transaction whose reference is a word the list uses, such as live', async () => {
+      const fields = transaction({ reference: 'live', username: 'worded' });
+      expect(await console.deliver(fields)).toBe(204);
+      const page = await console.signedIn(browser, '/transactions?username=worded');
+      await page.getByRole('link', { name: 'live', exact: true }).click();
+      await page.waitForURL(`${console.server.origin}/transactions/live`);
+      expect(await page.locator('h1').textContent()).not.toMatch(/not found/i);
+      expect(await page.getByText('worded').count()).toBeGreaterThan(0);
+      await page.close();
+    });
+
     it('pages by cursor: Older shows the rest, and nothing twice', async () => {
       const page = await console.signedIn(browser, '/transactions');
       const all = await page.locator('#rows tr td a').allTextContents();

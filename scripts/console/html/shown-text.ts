@@ -20,10 +20,23 @@ const markup: Record<string, string> = {
 export function shown(value: unknown): HtmlEscapedString {
   const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
   const escaped = text.replace(/[&<>"']/g, (char) => markup[char] as string);
+  return raw(escaped.replace(unsafe, mark)) as HtmlEscapedString;
+}
+
+/**
+ * A body for a `<pre>`: as {@link shown}, but a line feed also breaks the line after its mark, so
+ * a pretty-printed body reads as lines and still shows exactly which line ends it had (`U+000D`
+ * before the break for CRLF).
+ */
+export function shownLines(value: unknown): HtmlEscapedString {
+  const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
+  const escaped = text.replace(/[&<>"']/g, (char) => markup[char] as string);
   return raw(
-    escaped.replace(unsafe, (char) => {
-      const code = (char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
-      return `<span class="unsafe" title="invisible or control character">U+${code}</span>`;
-    }),
+    escaped.replace(unsafe, (char) => (char === '\n' ? `${mark(char)}\n` : mark(char))),
   ) as HtmlEscapedString;
+}
+
+function mark(char: string): string {
+  const code = (char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
+  return `<span class="unsafe" title="invisible or control character">U+${code}</span>`;
 }

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import { displayValue, orderAttributes, type StoredItem } from '../../table/stored-item.js';
-import { shown } from '../html/shown-text.js';
+import { shown, shownLines } from '../html/shown-text.js';
 
 /**
  * Parts of the transaction page that a transaction and a conflicting delivery share: their
@@ -65,7 +65,7 @@ ${row('Source IP', exchange.sourceIp)}
 <h3 id="${idPrefix}-headers">Request headers <span class="muted">(credentials never kept)</span></h3>
 ${headersTable(exchange.headers)}
 <h3 id="${idPrefix}-body">Raw body, as received</h3>
-<pre class="raw-body" aria-labelledby="${idPrefix}-body">${shown(displayValue(exchange.rawBody))}</pre>`;
+<pre class="raw-body" aria-labelledby="${idPrefix}-body">${shownLines(displayValue(exchange.rawBody))}</pre>`;
 }
 
 /** The kept headers (JSON text on the item), in the order they were kept. */

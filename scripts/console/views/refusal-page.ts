@@ -6,7 +6,7 @@ import type { KeptRefusal } from '../../table/kept-refusals.js';
 import type { ConsoleContext, ConsoleEnv, ConsoleReceiver } from '../console-context.js';
 import { actionsOffNotice } from '../html/actions-off.js';
 import { csrfField, page } from '../html/layout.js';
-import { shown } from '../html/shown-text.js';
+import { shown, shownLines } from '../html/shown-text.js';
 
 /** What a resubmit came to: the receiver's answer in words, or why there was none. */
 export interface ResubmitOutcome {
@@ -144,7 +144,7 @@ function body(refusal: KeptRefusal) {
   if (isUtf8(refusal.body)) {
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(refusal.body);
     // The BOM kept: shown() marks it, so a body that starts with one says so.
-    return html`<p class="muted">${kept}, as received (UTF-8).</p><pre class="body">${shown(text)}</pre>`;
+    return html`<p class="muted">${kept}, as received (UTF-8).</p><pre class="body">${shownLines(text)}</pre>`;
   }
   const base64 = Buffer.from(refusal.body).toString('base64');
   return html`<p class="muted">${kept}; not UTF-8, so shown as base64.</p><pre class="body">${base64}</pre>`;

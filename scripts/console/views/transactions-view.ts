@@ -58,7 +58,7 @@ ${live ? poller(filters, newest) : ''}
   });
 
   // The first page's live update: newer rows go on top, and the poller comes back knowing them.
-  app.get('/transactions/live', async (c) => {
+  app.get('/live/transactions', async (c) => {
     const filters = filtersOf(c);
     const newest = decode(c.req.query('newest'), isNewest) ?? { at: '', seen: [] };
     const rows = await newerTransactions(context, filters, newest, liveLimit);
@@ -96,7 +96,7 @@ const numeric = [
 ];
 
 function poller(filters: TransactionFilters, newest: Newest, outOfBand = false) {
-  const url = `/transactions/live?${query(filters, { newest: encode(newest) })}`;
+  const url = `/live/transactions?${query(filters, { newest: encode(newest) })}`;
   return html`<div id="live" hx-get="${url}" hx-trigger="every 1s" hx-swap="none"${outOfBand ? html` hx-swap-oob="true"` : ''}></div>`;
 }
 
