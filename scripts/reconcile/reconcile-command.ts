@@ -1,8 +1,6 @@
 /** `npm run reconcile`: the gateway's report against the table (docs/operations.md). */
 import { createReadStream } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { text } from 'node:stream/consumers';
 import { Option } from '@commander-js/extra-typings';
 import { unreadableFile } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
@@ -16,9 +14,9 @@ import {
 } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
-import { optionalWindow, timeWindow } from '../table/time-window.js';
-import { type ReportFormat, readReport } from './gateway-report.js';
+import { readReport } from './gateway-report.js';
 import { agrees, type Finding, reconcile, tableSources } from './reconcile.js';
+import { detectFormat, reconcileWindow } from './reconcile-input.js';
 import { FindingsTables, findingShape, summaryText } from './reconcile-output.js';
 
 const formats = ['table', 'json', 'jsonl', 'csv'] as const;
@@ -91,29 +89,5 @@ const program = withTableOptions(
     if (file) await closeOutputFile(file);
   }
 });
-
-/** A day by default: the daily reconcile compares yesterday's report with yesterday. */
-function reconcileWindow(since: string | undefined, until: string | undefined) {
-  const window = optionalWindow(since, until);
-  if (window) return window;
-  const today = new Date();
-  today.setUTCHours(0, 0, 0, 0);
-  const yesterday = new Date(today.getTime() - 86_400_000);
-  return timeWindow(yesterday.toISOString(), today.toISOString());
-}
-
-/** By extension; else JSON Lines when the first non-blank character is `{`, CSV otherwise. */
-async function detectFormat(path: string): Promise<ReportFormat> {
-  const extension = extname(path).toLowerCase();
-  if (extension === '.csv' || path === '-') return 'csv';
-  if (['.jsonl', '.ndjson', '.json'].includes(extension)) return 'jsonl';
-  const start = await text(createReadStream(path, { end: 511 }));
-  return start
-    .replace(/^\uFEFF/, '')
-    .trimStart()
-    .startsWith('{')
-    ? 'jsonl'
-    : 'csv';
-}
 
 await runProgram(program, 'reconcile');

@@ -11,8 +11,11 @@ const valueHeads = reconciledFields();
 const values = (v: ReconciledValues) =>
   valueHeads.map((name) => (v as Record<string, string>)[name] ?? '');
 
-/** Per kind: the table's title, its columns, and the rows of one finding. */
-const sections: {
+/**
+ * Per kind: the table's title, its columns, and the rows of one finding (the terminal's tables
+ * and the console's Reconcile view).
+ */
+export const findingSections: {
   readonly [Kind in Finding['kind']]: readonly [
     title: string,
     head: readonly string[],
@@ -42,7 +45,7 @@ const sections: {
   ],
 };
 
-const kinds = Object.keys(sections) as Finding['kind'][];
+export const findingKinds = Object.keys(findingSections) as Finding['kind'][];
 
 /**
  * The table view: one bounded table per kind, so a report that differs wholesale costs the
@@ -50,8 +53,8 @@ const kinds = Object.keys(sections) as Finding['kind'][];
  */
 export class FindingsTables {
   readonly #tables = new Map(
-    kinds.map((kind) => {
-      const [, head, rows] = sections[kind];
+    findingKinds.map((kind) => {
+      const [, head, rows] = findingSections[kind];
       const rowsOf = rows as (finding: Finding) => string[][];
       return [kind, new BoundedTable<Finding>(head, rowsOf, { limit: rowsPerKind })];
     }),
@@ -67,12 +70,12 @@ export class FindingsTables {
   }
 
   render(): string {
-    return kinds
+    return findingKinds
       .map((kind) => {
         const table = this.#tables.get(kind) as BoundedTable<Finding>;
         if (table.count === 0) return '';
         const more = table.hidden > 0 ? `… and ${table.hidden} more ${kind}\n` : '';
-        return `${sections[kind][0]}\n${table.render()}${more}`;
+        return `${findingSections[kind][0]}\n${table.render()}${more}`;
       })
       .filter((text) => text !== '')
       .join('\n');
