@@ -1,13 +1,8 @@
 /** `npm run verify`: checks a hash against a key, never printing it (docs/operations.md). */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
-import {
-  computeHash,
-  describedCandidates,
-  type HashedText,
-  verifyHash,
-} from '../../lambda/callback/callback-hash.js';
-import { isJsonObject, parseStrictJson } from '../../lambda/json/strict-json.js';
+
+import { computeHash, type HashedText, verifyHash } from '../../lambda/callback/callback-hash.js';
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
 import { UsageError, unreadableFile } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
@@ -16,6 +11,8 @@ import { localData } from '../local/local-data.js';
 import { localApiKey, runningServer } from '../local/local-target.js';
 import { digestPrefix, wholeRefusal } from '../table/kept-refusals.js';
 import { type TargetFlags, withTableOptions } from '../table/table-target.js';
+
+import { explainHash, hashVerdict } from './hash-explanation.js';
 
 const program = withTableOptions(
   withKeyOptions(
@@ -84,23 +81,6 @@ async function readInput(path: string, what: string): Promise<string> {
   }
 }
 
-/** The body's hash (undefined when absent or empty) and the texts the receiver checks it on. */
-function explainHash(rawBody: string): { received?: string; candidates: HashedText[] } {
-  let document: ReturnType<typeof parseStrictJson>;
-  try {
-    document = parseStrictJson(rawBody);
-  } catch (error) {
-    throw new UsageError(`the body is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!isJsonObject(document.value)) throw new UsageError('the body is not a JSON object');
-  const hash = document.value.hash;
-  if (hash !== undefined && typeof hash !== 'string') {
-    throw new UsageError('the body\'s "hash" is not a string');
-  }
-  const candidates = describedCandidates(rawBody, document.memberSpans.get('hash'));
-  return { ...(hash ? { received: hash } : {}), candidates };
-}
-
 function describe(
   received: string | undefined,
   verified: boolean,
@@ -109,16 +89,12 @@ function describe(
 ): string {
   if (verified) {
     const matched = candidates.find((_, index) => digests[index] === received?.toLowerCase());
-    return `Verified: the hash matches ${matched?.form ?? 'a rebuilt text'}.\n`;
+    return `${hashVerdict.verified(matched?.form ?? 'a rebuilt text')}\n`;
   }
   const lines =
     received === undefined
-      ? ['The body carries no hash (absent or empty): nothing to verify.']
-      : [
-          `Not verified: the hash ${terminalText(received)} matches none of the texts the receiver rebuilds.`,
-          'Likely causes: another key; a proxy that re-serialized the body; a body file that is not',
-          'the exact bytes received. Digests of SHA-256(text + key) for each candidate text:',
-        ];
+      ? [hashVerdict.noHash]
+      : [hashVerdict.notVerified(terminalText(received)), ...hashVerdict.likelyCauses];
   candidates.forEach((candidate, index) => {
     lines.push(
       '',
