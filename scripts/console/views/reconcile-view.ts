@@ -1,0 +1,198 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import type { Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { html } from 'hono/html';
+import { type ReportFormat, ReportInputError } from '../../ops/gateway-report.js';
+import { reconcileWindow, reportFormatOf } from '../../ops/reconcile-input.js';
+import {
+  findingKinds,
+  findingSections,
+  rowsPerKind,
+  summaryText,
+} from '../../ops/reconcile-output.js';
+import { agrees } from '../../ops/reconciliation.js';
+import { UsageError } from '../../shared/cli-errors.js';
+import { ownAsset } from '../assets.js';
+import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
+import { csrfField, page } from '../html/layout.js';
+import { shown } from '../html/shown-text.js';
+import { type ReconcileResult, ReconcileResults } from './reconcile-results.js';
+
+/**
+ * The largest report the console takes: the multipart form is parsed in memory (the platform's
+ * parser), so the bound keeps an upload to tens of megabytes; about 200 000 rows. The CLI
+ * streams reports of any size.
+ */
+export const maxReportBytes = 32 * 1024 * 1024;
+const maxReportText = '32 MiB';
+
+ownAsset('reconcile.js');
+
+/**
+ * Reconcile: upload the gateway's report, see what differs from the table (the same reconcile
+ * as `npm run reconcile`) and download every difference as the CLI's CSV. Read-only on the
+ * table, so it works without `--allow-actions`.
+ */
+export function reconcileView(app: Hono<ConsoleEnv>, console: ConsoleContext): void {
+  const context = { client: console.tables.client, tableName: console.tables.tableName };
+  const results = new ReconcileResults();
+  const show = (c: Context<ConsoleEnv>, outcome: Outcome, status: 200 | 400 | 413 | 500 = 200) => {
+    const body = html`${uploadForm(c, outcome.form)}
+<div class="live" aria-live="polite">${resultSection(outcome)}</div>`;
+    c.status(status);
+    return page(c, console, {
+      title: 'Reconcile',
+      section: '/reconcile',
+      body,
+      scripts: ['reconcile.js'],
+    });
+  };
+
+  app.get('/reconcile', (c) => {
+    const result = results.get(c.get('session'));
+    return show(c, { form: {}, ...(result && { result }) });
+  });
+
+  app.post(
+    '/reconcile',
+    bodyLimit({
+      maxSize: maxReportBytes,
+      onError: (c) =>
+        show(
+          c,
+          {
+            form: {},
+            error: `The report is larger than ${maxReportText}: use npm run reconcile for it.`,
+          },
+          413,
+        ),
+    }),
+    async (c) => {
+      const session = c.get('session');
+      const fields = await c.req.formData();
+      const form = formOf(fields);
+      const file = fields.get('report');
+      if (!(file instanceof File) || file.name === '') {
+        await results.forget(session);
+        return show(c, { form, error: 'Choose a report file (CSV or JSON Lines) to upload.' }, 400);
+      }
+      try {
+        const window = reconcileWindow(form.since, form.until);
+        const format =
+          form.format ?? (await reportFormatOf(file.name, () => file.slice(0, 512).text()));
+        const report = Readable.fromWeb(file.stream() as NodeReadableStream);
+        const result = await results.run(session, context, {
+          fileName: file.name,
+          report,
+          format,
+          window,
+        });
+        return show(c, { form, result });
+      } catch (error) {
+        await results.forget(session);
+        if (!(error instanceof UsageError)) {
+          // The table could not be read (throttled, credentials expired): said on the page,
+          // since htmx would otherwise leave the form without an answer.
+          const message = error instanceof Error ? error.message : String(error);
+          return show(c, { form, error: `The reconcile failed: ${message}` }, 500);
+        }
+        const what = error instanceof ReportInputError ? `${file.name}, ` : '';
+        return show(c, { form, error: `${what}${optionNames(error.message)}` }, 400);
+      }
+    },
+  );
+
+  app.get('/reconcile/differences.csv', async (c) => {
+    const file = await results.openDifferences(c.get('session'));
+    if (file === undefined) {
+      return c.text('No reconcile result in this session: upload a report first.', 404);
+    }
+    c.header('content-type', 'text/csv; charset=utf-8');
+    c.header('content-disposition', 'attachment; filename="reconcile-differences.csv"');
+    return c.body(Readable.toWeb(file.createReadStream()) as ReadableStream);
+  });
+}
+
+interface FormValues {
+  readonly since?: string;
+  readonly until?: string;
+  readonly format?: ReportFormat;
+}
+
+interface Outcome {
+  readonly form: FormValues;
+  readonly result?: ReconcileResult;
+  readonly error?: string;
+}
+
+function formOf(fields: FormData): FormValues {
+  const text = (name: string) => {
+    const value = fields.get(name);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
+  const format = text('format');
+  return {
+    ...(text('since') && { since: text('since') }),
+    ...(text('until') && { until: text('until') }),
+    ...((format === 'csv' || format === 'jsonl') && { format }),
+  };
+}
+
+/** The window's errors name the CLI's options; the page's fields are labelled otherwise. */
+function optionNames(message: string): string {
+  return message.replaceAll('--since', 'Since').replaceAll('--until', 'Until');
+}
+
+function uploadForm(c: Context<ConsoleEnv>, form: FormValues) {
+  const option = (value: string, label: string) =>
+    html`<option value="${value}"${(form.format ?? '') === value ? html` selected` : ''}>${label}</option>`;
+  return html`<p>Compare the gateway's report of completed transactions with what was recorded,
+by reference: the same comparison as <code>npm run reconcile</code>. Nothing in the table changes.</p>
+<form id="reconcile-form" class="stacked" method="post" action="/reconcile" enctype="multipart/form-data"
+ hx-post="/reconcile" hx-encoding="multipart/form-data" hx-select="#reconcile-result" hx-target="#reconcile-result" hx-swap="outerHTML">
+${csrfField(c)}
+<label>Gateway report (CSV with a header, or JSON Lines; at most ${maxReportText})
+<input type="file" name="report" accept=".csv,.jsonl,.ndjson,.json,text/csv" required></label>
+<label>Report format<select name="format">
+${option('', 'By file name, else by content')}${option('csv', 'CSV')}${option('jsonl', 'JSON Lines')}
+</select></label>
+<label>Since (UTC, inclusive; empty: yesterday)<input name="since" value="${form.since ?? ''}" placeholder="2026-11-24"></label>
+<label>Until (UTC, exclusive; empty: now, or today 00:00 with no Since)<input name="until" value="${form.until ?? ''}" placeholder="2026-11-25"></label>
+<p><button type="submit">Reconcile</button></p>
+</form>`;
+}
+
+function resultSection({ result, error }: Outcome) {
+  if (error !== undefined) {
+    return html`<section id="reconcile-result"><p class="notice error" role="alert">${shown(error)}</p></section>`;
+  }
+  if (result === undefined) return html`<section id="reconcile-result"></section>`;
+  const { summary, window, shown: kinds } = result;
+  const differences = summary.missing + summary.unexpected + summary.mismatch + summary.conflicts;
+  const count = (label: string, value: number) =>
+    html`<tr><th scope="row">${label}</th><td class="num">${value}</td></tr>`;
+  return html`<section id="reconcile-result" aria-labelledby="reconcile-title">
+<h2 id="reconcile-title">${shown(result.fileName)}: ${agrees(summary) ? 'the report and the table agree' : `${differences} differences`}</h2>
+<p class="notice ${agrees(summary) ? 'ok' : 'error'}">Window ${window.since} to ${window.lastIncluded}. ${summaryText(summary)}</p>
+<div class="table-wrap"><table class="counts">
+<caption class="muted">Counts</caption>
+<tbody>${count('Missing', summary.missing)}${count('Unexpected', summary.unexpected)}${count('Mismatched', summary.mismatch)}${count('References with conflicts', summary.conflicts)}${count('Agreeing', summary.agreeing)}${count('Report rows', summary.reportRows)}${count('Recorded in the window', summary.recordedInWindow)}</tbody>
+</table></div>
+<p><a href="/reconcile/differences.csv" download>Download differences (CSV)</a></p>
+${findingKinds.map((kind) => {
+  const found = kinds.get(kind);
+  if (found === undefined) return '';
+  const [title, head] = findingSections[kind];
+  const more =
+    found.count > rowsPerKind
+      ? html`<p class="muted">The first ${rowsPerKind} of ${found.count}; the CSV holds them all.</p>`
+      : '';
+  return html`<h3 id="kind-${kind}">${title} (${found.count})</h3>
+<div class="table-wrap"><table aria-labelledby="kind-${kind}">
+<thead><tr>${head.map((name) => html`<th scope="col">${name}</th>`)}</tr></thead>
+<tbody>${found.rows.map((row) => html`<tr>${row.map((cell) => html`<td>${shown(cell)}</td>`)}</tr>`)}</tbody>
+</table></div>${more}`;
+})}
+</section>`;
+}
