@@ -2,6 +2,8 @@ import type { Hono } from 'hono';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { activityView } from './activity-view.js';
 import { conflictsView } from './conflicts-view.js';
+import { hashCheckView } from './hash-check-view.js';
+import { reconcileView } from './reconcile-view.js';
 import { refusalsView } from './refusals-view.js';
 import { transactionView } from './transaction-view.js';
 import { transactionsView } from './transactions-view.js';
@@ -12,5 +14,7 @@ export const consoleViews: readonly ((app: Hono<ConsoleEnv>, console: ConsoleCon
   transactionView,
   conflictsView,
   refusalsView,
+  reconcileView,
   activityView,
+  hashCheckView,
 ];
