@@ -19,24 +19,16 @@ export function reconcileWindow(since?: string, until?: string, now = new Date()
   return timeWindow(yesterday.toISOString(), today.toISOString());
 }
 
-/** By extension; else JSON Lines when the first non-blank character is `{`, CSV otherwise. */
-export async function detectFormat(path: string): Promise<ReportFormat> {
-  if (path === '-') return 'csv';
-  return reportFormatOf(path, () => text(createReadStream(path, { end: 511 })));
-}
-
 /**
- * The format by the extension of `name` (a path, or an uploaded file's own name); else by the
- * first characters, read only when needed: JSON Lines when the first non-blank one is `{`.
+ * By the extension of `name` (the path, or an uploaded file's own name); else JSON Lines when
+ * the first non-blank character of the file at `path` is `{`, CSV otherwise.
  */
-export async function reportFormatOf(
-  name: string,
-  start: () => Promise<string>,
-): Promise<ReportFormat> {
+export async function detectFormat(path: string, name = path): Promise<ReportFormat> {
   const extension = extname(name).toLowerCase();
-  if (extension === '.csv') return 'csv';
+  if (extension === '.csv' || path === '-') return 'csv';
   if (['.jsonl', '.ndjson', '.json'].includes(extension)) return 'jsonl';
-  return (await start())
+  const start = await text(createReadStream(path, { end: 511 }));
+  return start
     .replace(/^\uFEFF/, '')
     .trimStart()
     .startsWith('{')

@@ -21,7 +21,8 @@ async function upload(page: Page, name: string, content: string, mimeType = 'tex
     .getByLabel(/^Gateway report/)
     .setInputFiles({ name, mimeType, buffer: Buffer.from(content) });
   const answered = page.waitForResponse(
-    (response) => response.url().endsWith('/reconcile') && response.request().method() === 'POST',
+    (response) =>
+      new URL(response.url()).pathname === '/reconcile' && response.request().method() === 'POST',
   );
   await page.getByRole('button', { name: 'Reconcile' }).click();
   return answered;
@@ -187,6 +188,27 @@ forEachEngine((engine) => {
       await page.close();
     });
 
+    it('works as a plain form too (no htmx): the token rides in the action', async () => {
+      const page = await console.signedIn(browser, '/reconcile');
+      const csv = `reference,amount,currency,type,status\n${agreeing.reference},1000,TRY,Deposit,Confirm\n`;
+      await page.getByLabel('Since (UTC, inclusive; empty: yesterday)').fill(today);
+      await page
+        .getByLabel(/^Gateway report/)
+        .setInputFiles({ name: 'one.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+      // A native submission: a full page load, no script involved.
+      const loaded = page.waitForNavigation();
+      await page
+        .locator('#reconcile-form')
+        .evaluate((form) => (form as unknown as { submit(): void }).submit());
+      const answer = await loaded;
+      expect(answer?.status()).toBe(200);
+      await expect
+        .poll(() => page.getByRole('heading', { level: 2 }).textContent())
+        .toBe('one.csv: 2 differences');
+      expect(await counts(page)).toMatchObject({ Agreeing: '1', Unexpected: '2', Missing: '0' });
+      await page.close();
+    });
+
     it('refuses a report it cannot read, naming the line and the problem', async () => {
       const page = await console.signedIn(browser, '/reconcile');
       const answer = await upload(
@@ -225,7 +247,7 @@ forEachEngine((engine) => {
       );
       expect(answer.status).toBe(413);
       expect(answer.text).toContain(
-        'The report is larger than 32 MiB: use npm run reconcile for it.',
+        'The report is larger than 64 MiB: use npm run reconcile for it.',
       );
       await page.close();
     });

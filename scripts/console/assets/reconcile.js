@@ -1,6 +1,5 @@
-// The upload goes through htmx, so the CSRF token travels as a header (console.js) and the
-// server's CSRF check does not parse the whole upload a second time. htmx leaves 4xx answers
-// unswapped by default; a refused report (400), one too large (413) and a failed reconcile (500)
+// The upload goes through htmx, which puts the answer in place without a reload. htmx leaves
+// 4xx and 5xx answers unswapped by default; a refused report (400), one too large (413) and a failed reconcile (500)
 // each carry the message to show.
 document.addEventListener('htmx:beforeSwap', (event) => {
   const status = event.detail.xhr.status;

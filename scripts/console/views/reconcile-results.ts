@@ -84,7 +84,7 @@ export class ReconcileResults {
     request: ReconcileRequest,
   ): Promise<ReconcileResult> {
     await this.forget(session);
-    const csvPath = join(this.#ensureFolder(), `${randomUUID()}.csv`);
+    const csvPath = this.tempPath('csv');
     const out = createWriteStream(csvPath, { mode: 0o600 });
     const shown = new Map<Finding['kind'], { count: number; rows: string[][] }>();
     try {
@@ -126,12 +126,13 @@ export class ReconcileResults {
     return result && open(result.csvPath);
   }
 
-  #ensureFolder(): string {
+  /** A new file name in this console's private temp folder (made on first use, mode 0700). */
+  tempPath(extension: string): string {
     if (this.#folder === undefined) {
       this.#folder = mkdtempSync(join(tmpdir(), 'console-reconcile-'));
       folders.add(this.#folder);
     }
-    return this.#folder;
+    return join(this.#folder, `${randomUUID()}.${extension}`);
   }
 }
 

@@ -1,10 +1,10 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { html } from 'hono/html';
 import { type ReportFormat, ReportInputError } from '../../ops/gateway-report.js';
-import { reconcileWindow, reportFormatOf } from '../../ops/reconcile-input.js';
+import { detectFormat, reconcileWindow } from '../../ops/reconcile-input.js';
 import {
   findingKinds,
   findingSections,
@@ -15,17 +15,19 @@ import { agrees } from '../../ops/reconciliation.js';
 import { UsageError } from '../../shared/cli-errors.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
-import { csrfField, page } from '../html/layout.js';
+import { csrfAction, page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { type FileUpload, receiveFileUpload, UploadTooLargeError } from '../upload/file-upload.js';
+import { MultipartError } from '../upload/multipart-stream.js';
 import { type ReconcileResult, ReconcileResults } from './reconcile-results.js';
 
 /**
- * The largest report the console takes: the multipart form is parsed in memory (the platform's
- * parser), so the bound keeps an upload to tens of megabytes; about 200 000 rows. The CLI
- * streams reports of any size.
+ * The largest report the console takes. The upload streams to a temp file, so the bound is on
+ * disk and on the time a browser waits for the answer, not on memory: 64 MiB is several
+ * hundred thousand rows. The CLI reads reports of any size.
  */
-export const maxReportBytes = 32 * 1024 * 1024;
-const maxReportText = '32 MiB';
+export const maxReportBytes = 64 * 1024 * 1024;
+const maxReportText = '64 MiB';
 
 ownAsset('reconcile.js');
 
@@ -54,54 +56,54 @@ export function reconcileView(app: Hono<ConsoleEnv>, console: ConsoleContext): v
     return show(c, { form: {}, ...(result && { result }) });
   });
 
-  app.post(
-    '/reconcile',
-    bodyLimit({
-      maxSize: maxReportBytes,
-      onError: (c) =>
-        show(
-          c,
-          {
-            form: {},
-            error: `The report is larger than ${maxReportText}: use npm run reconcile for it.`,
-          },
-          413,
-        ),
-    }),
-    async (c) => {
-      const session = c.get('session');
-      const fields = await c.req.formData();
-      const form = formOf(fields);
-      const file = fields.get('report');
-      if (!(file instanceof File) || file.name === '') {
-        await results.forget(session);
-        return show(c, { form, error: 'Choose a report file (CSV or JSON Lines) to upload.' }, 400);
+  app.post('/reconcile', async (c) => {
+    const session = c.get('session');
+    // A new upload replaces the session's result, even one that fails.
+    await results.forget(session);
+    let upload: FileUpload;
+    try {
+      upload = await receiveFileUpload(c.req.raw, {
+        fileField: 'report',
+        path: results.tempPath('upload'),
+        maxBytes: maxReportBytes,
+      });
+    } catch (error) {
+      if (error instanceof UploadTooLargeError) {
+        const error = `The report is larger than ${maxReportText}: use npm run reconcile for it.`;
+        return show(c, { form: {}, error }, 413);
       }
-      try {
-        const window = reconcileWindow(form.since, form.until);
-        const format =
-          form.format ?? (await reportFormatOf(file.name, () => file.slice(0, 512).text()));
-        const report = Readable.fromWeb(file.stream() as NodeReadableStream);
-        const result = await results.run(session, context, {
-          fileName: file.name,
-          report,
-          format,
-          window,
-        });
-        return show(c, { form, result });
-      } catch (error) {
-        await results.forget(session);
-        if (!(error instanceof UsageError)) {
-          // The table could not be read (throttled, credentials expired): said on the page,
-          // since htmx would otherwise leave the form without an answer.
-          const message = error instanceof Error ? error.message : String(error);
-          return show(c, { form, error: `The reconcile failed: ${message}` }, 500);
-        }
-        const what = error instanceof ReportInputError ? `${file.name}, ` : '';
-        return show(c, { form, error: `${what}${optionNames(error.message)}` }, 400);
+      if (!(error instanceof MultipartError)) throw error;
+      return show(c, { form: {}, error: `Cannot read the upload: ${error.message}.` }, 400);
+    }
+    const form = formOf(upload.fields);
+    const file = upload.file;
+    if (file === undefined) {
+      return show(c, { form, error: 'Choose a report file (CSV or JSON Lines) to upload.' }, 400);
+    }
+    try {
+      const window = reconcileWindow(form.since, form.until);
+      const format = form.format ?? (await detectFormat(file.path, file.name));
+      const report = createReadStream(file.path);
+      const result = await results.run(session, context, {
+        fileName: file.name,
+        report,
+        format,
+        window,
+      });
+      return show(c, { form, result });
+    } catch (error) {
+      if (!(error instanceof UsageError)) {
+        // The table could not be read (throttled, credentials expired): said on the page,
+        // since htmx would otherwise leave the form without an answer.
+        const message = error instanceof Error ? error.message : String(error);
+        return show(c, { form, error: `The reconcile failed: ${message}` }, 500);
       }
-    },
-  );
+      const what = error instanceof ReportInputError ? `${file.name}, ` : '';
+      return show(c, { form, error: `${what}${optionNames(error.message)}` }, 400);
+    } finally {
+      await rm(file.path, { force: true });
+    }
+  });
 
   app.get('/reconcile/differences.csv', async (c) => {
     const file = await results.openDifferences(c.get('session'));
@@ -126,10 +128,10 @@ interface Outcome {
   readonly error?: string;
 }
 
-function formOf(fields: FormData): FormValues {
+function formOf(fields: ReadonlyMap<string, string>): FormValues {
   const text = (name: string) => {
-    const value = fields.get(name);
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+    const value = fields.get(name)?.trim();
+    return value ? value : undefined;
   };
   const format = text('format');
   return {
@@ -149,9 +151,8 @@ function uploadForm(c: Context<ConsoleEnv>, form: FormValues) {
     html`<option value="${value}"${(form.format ?? '') === value ? html` selected` : ''}>${label}</option>`;
   return html`<p>Compare the gateway's report of completed transactions with what was recorded,
 by reference: the same comparison as <code>npm run reconcile</code>. Nothing in the table changes.</p>
-<form id="reconcile-form" class="stacked" method="post" action="/reconcile" enctype="multipart/form-data"
- hx-post="/reconcile" hx-encoding="multipart/form-data" hx-select="#reconcile-result" hx-target="#reconcile-result" hx-swap="outerHTML">
-${csrfField(c)}
+<form id="reconcile-form" class="stacked" method="post" action="${csrfAction(c, '/reconcile')}" enctype="multipart/form-data"
+ hx-post="${csrfAction(c, '/reconcile')}" hx-encoding="multipart/form-data" hx-select="#reconcile-result" hx-target="#reconcile-result" hx-swap="outerHTML">
 <label>Gateway report (CSV with a header, or JSON Lines; at most ${maxReportText})
 <input type="file" name="report" accept=".csv,.jsonl,.ndjson,.json,text/csv" required></label>
 <label>Report format<select name="format">
