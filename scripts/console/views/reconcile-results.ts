@@ -74,7 +74,7 @@ export class ReconcileResults {
   }
 
   /**
-   * Runs the same reconcile as `npm run reconcile` (reconciliation.ts over the table's sources
+   * Runs the same `reconcile()` as `npm run reconcile` (over the table's sources
    * and the report's rows) and keeps its result for `session`. A bad report throws its
    * ReportInputError, and nothing is kept.
    */
