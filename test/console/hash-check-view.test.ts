@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, startTestConsole, type TestConsole } from '../support/console-browser.js';
 import { engines } from '../support/engines.js';
 
-// The gateway's worked example B (/work/shared/spec/hash.md, docs/callback-hash.md): its key,
+// The gateway's worked example B (docs/callback-hash.md, from its integration guide): its key,
 // the text it hashed, and the body sent with the names as raw UTF-8.
 const key = '3f1c9a7e52b84d0c9e6a1b2d4c8f7e01';
 const hashed =

@@ -5,17 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { type ReportFormat, readReport } from '../../ops/gateway-report.js';
-import { findingSections, findingShape, rowsPerKind } from '../../ops/reconcile-output.js';
+import { machineWriter } from '../../cli/output/machine-output.js';
+import { type ReportFormat, readReport } from '../../reconcile/gateway-report.js';
 import {
   type Finding,
   type ReconcileSummary,
   reconcile,
   tableSources,
-} from '../../ops/reconciliation.js';
-import { machineWriter } from '../../output/machine-output.js';
-import type { TimeWindow } from '../../query/time-window.js';
-import type { QueryContext } from '../../query/transaction-queries.js';
+} from '../../reconcile/reconcile.js';
+import { findingSections, findingShape, rowsPerKind } from '../../reconcile/reconcile-output.js';
+import type { TimeWindow } from '../../table/time-window.js';
+import type { QueryContext } from '../../table/transaction-queries.js';
 import type { ConsoleEnv } from '../console-context.js';
 
 type Session = ConsoleEnv['Variables']['session'];

@@ -3,16 +3,16 @@ import { rm } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
-import { type ReportFormat, ReportInputError } from '../../ops/gateway-report.js';
-import { detectFormat, reconcileWindow } from '../../ops/reconcile-input.js';
+import { UsageError } from '../../cli/cli-errors.js';
+import { type ReportFormat, ReportInputError } from '../../reconcile/gateway-report.js';
+import { agrees } from '../../reconcile/reconcile.js';
+import { detectFormat, reconcileWindow } from '../../reconcile/reconcile-input.js';
 import {
   findingKinds,
   findingSections,
   rowsPerKind,
   summaryText,
-} from '../../ops/reconcile-output.js';
-import { agrees } from '../../ops/reconciliation.js';
-import { UsageError } from '../../shared/cli-errors.js';
+} from '../../reconcile/reconcile-output.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { csrfAction, page } from '../html/layout.js';
