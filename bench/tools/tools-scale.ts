@@ -49,8 +49,33 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
   )
   .option('--repeat <n>', 'reconcile runs per format, alternating table and json (medians)', '1')
   .option('--json <file>', 'also write the figures as JSON')
+  .option('--serve', 'seed --rows (one size) into the engine, print it and keep it running', false)
+  .option('--endpoint <url>', 'measure against an engine --serve seeded (with --table)')
+  .option('--table <name>', 'the table --serve seeded (with --endpoint)')
   .action(async (options) => {
     const sizes = options.rows.split(',').map((size) => Number(size.replace(/_/g, '')));
+    if (options.endpoint && options.table) {
+      // Seeding a million takes most of an hour on a loaded machine: do it once (--serve),
+      // measure as often as needed.
+      const client = localDynamoDbClient(options.endpoint);
+      const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
+      const served = { ...options, tableName: options.table };
+      const rows: Row[] = [];
+      try {
+        for (const size of sizes)
+          rows.push(...(await measureSize(size, client, options.endpoint, dir, served)));
+      } finally {
+        client.destroy();
+        await rm(dir, { recursive: true, force: true });
+      }
+      await publish(
+        rows,
+        `${options.engine} (seeded by --serve)`,
+        loadavg()[0]?.toFixed(1),
+        options.json,
+      );
+      return;
+    }
     const load = loadavg()[0]?.toFixed(1);
     if (options.inMemory) {
       const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
@@ -67,6 +92,14 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
     const engine =
       options.engine === 'dynalite' ? await startDynalite() : await startDynamoDbLocal({ log });
     const client = localDynamoDbClient(engine.endpoint);
+    if (options.serve) {
+      const tableName = await seed(client, sizes[0] ?? 0);
+      process.stdout.write(`--endpoint ${engine.endpoint} --table ${tableName}\n`);
+      await new Promise((done) => process.once('SIGINT', done).once('SIGTERM', done));
+      client.destroy();
+      await engine.stop();
+      return;
+    }
     const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
     const rows: Row[] = [];
     try {
@@ -97,19 +130,25 @@ async function publish(
 
 let tableSequence = 0;
 
+/** A new table holding `count` transactions in the bench's day; its name. */
+async function seed(client: ReturnType<typeof localDynamoDbClient>, count: number) {
+  const tableName = `bench-tools-${process.pid}-${++tableSequence}`;
+  await ensureTable(client, tableName, { create: true });
+  const started = Date.now();
+  await seedTransactions(client, tableName, count, (n) => log(`seeded ${n} of ${count}`));
+  log(`seeded ${count} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return tableName;
+}
+
 async function measureSize(
   size: number,
   client: ReturnType<typeof localDynamoDbClient>,
   endpoint: string,
   dir: string,
-  options: { skipListing: boolean; repeat: string; seeded?: string },
+  options: { skipListing: boolean; repeat: string; seeded?: string; tableName?: string },
 ): Promise<Row[]> {
   const seeded = options.seeded === undefined ? size : Number(options.seeded);
-  const tableName = `bench-tools-${process.pid}-${++tableSequence}`;
-  await ensureTable(client, tableName, { create: true });
-  const started = Date.now();
-  await seedTransactions(client, tableName, seeded, (n) => log(`seeded ${n} of ${seeded}`));
-  log(`seeded ${seeded} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const tableName = options.tableName ?? (await seed(client, seeded));
 
   // "mostly agree": the recorded day as the report, 1% other amounts, 1% more never recorded.
   // "all differ": as many rows, none recorded: every row missing (looked up by key, a hundred

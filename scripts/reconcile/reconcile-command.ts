@@ -68,7 +68,7 @@ const program = withTableOptions(
       // The window is read whole first, then the report: each shows its own count.
       const sources = {
         ...table,
-        recorded: withProgress(table.recorded, 'recorded in the window'),
+        recorded: () => withProgress(table.recorded(), 'recorded in the window'),
         report: withProgress(readReport(input, format), 'report rows'),
       };
       const summary = await reconcile(sources, async (finding) => {

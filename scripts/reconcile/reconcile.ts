@@ -15,6 +15,8 @@ import {
   type QueryContext,
 } from '../table/transaction-queries.js';
 import { type ReconciledValues, type ReportRow, reconciledFields } from './gateway-report.js';
+import { valuesDigest } from './values-digest.js';
+import { WindowIndex } from './window-index.js';
 
 /** What reconcile needs of a recorded transaction: numbers as the exact text DynamoDB holds. */
 export interface RecordedTransaction extends ReconciledValues {
@@ -30,8 +32,11 @@ export interface KeptConflict extends RecordedTransaction {
 /** Where reconcile reads from: the report streamed, the table behind a small interface. */
 export interface ReconcileSources {
   readonly report: AsyncIterable<ReportRow>;
-  /** Everything recorded in the window. */
-  readonly recorded: AsyncIterable<RecordedTransaction>;
+  /**
+   * Everything recorded in the window, read anew at each call: once, and a second time when
+   * many references of the window are absent from the report.
+   */
+  readonly recorded: () => AsyncIterable<RecordedTransaction>;
   /** Recorded transactions by reference (at most {@link maxKeysPerBatch}), wherever received. */
   readonly lookup: (
     references: readonly string[],
@@ -52,11 +57,11 @@ export function tableSources(
   const recorded = recordedUnder(fields);
   return {
     fields,
-    recorded: (async function* () {
+    recorded: async function* () {
       for await (const item of listByTime({ client, tableName, fields }, window, {})) {
         yield recorded(item);
       }
-    })(),
+    },
     lookup: async (references) => {
       const items = await itemsByReference({ client, tableName }, references);
       return new Map(
@@ -132,23 +137,21 @@ export type ReconcileSummary = Awaited<ReturnType<typeof reconcile>>;
  * Compares the report with what was recorded, by reference, handing each difference to `found`
  * (awaited: a slow output holds the report back instead of piling differences up).
  * Memory grows with the window, never the report: the report streams, while "recorded but not
- * reported" needs one small entry per reference of the window until the report ends.
+ * reported" needs one small entry per reference of the window until the report ends
+ * ({@link WindowIndex}: the reference and a digest of its values). A row whose digest differs,
+ * or whose reference is not in the window, is read again by key to compare it exactly.
  */
 export async function reconcile(
   sources: ReconcileSources,
   found: (finding: Finding) => void | Promise<void>,
 ) {
-  // One flat string per reference of the window (see packRecorded): at a million references
-  // an object each would cost several times the memory.
   const fields = sources.fields ?? transactionFields;
   const differencesOf = differencesUnder(fields);
-  const { packRecorded, unpackRecorded } = packing(fields);
-  const window = new Map<string, string>();
-  for await (const transaction of sources.recorded) {
-    window.set(transaction.reference, packRecorded(transaction));
+  const digestOf = valuesDigest(fields);
+  const window = new WindowIndex();
+  for await (const transaction of sources.recorded()) {
+    window.add(transaction.reference, digestOf(transaction));
   }
-  // References of the window the report named; the rest are "unexpected" at the end.
-  const seen = new Set<string>();
   const conflicts = new Map<string, KeptConflict[]>();
   for await (const conflict of sources.conflicts) {
     conflicts.set(conflict.reference, [...(conflicts.get(conflict.reference) ?? []), conflict]);
@@ -197,56 +200,60 @@ export async function reconcile(
     await conflictsOf(reference);
   };
 
-  let outside: ReportRow[] = [];
-  const lookUpOutside = async () => {
-    const recorded = await sources.lookup(outside.map((row) => row.reference));
-    for (const row of outside) {
-      if (recorded.has(row.reference)) counts.recordedOutsideWindow += 1;
+  // Rows read again by key, a batch at a time: not in the window, or other values than held.
+  let pending: { row: ReportRow; inWindow: boolean }[] = [];
+  const readPending = async () => {
+    const recorded = await sources.lookup(pending.map(({ row }) => row.reference));
+    for (const { row, inWindow } of pending) {
+      if (!inWindow && recorded.has(row.reference)) counts.recordedOutsideWindow += 1;
       await compare(row, recorded.get(row.reference));
     }
-    outside = [];
+    pending = [];
   };
 
   for await (const row of sources.report) {
     counts.reportRows += 1;
-    const held = window.get(row.reference);
-    if (held !== undefined) {
-      seen.add(row.reference);
-      await compare(row, unpackRecorded(row.reference, held));
-    } else if (outside.push(row) === maxKeysPerBatch) await lookUpOutside();
+    const held = window.see(row.reference);
+    if (held !== undefined && held === digestOf(row)) {
+      counts.agreeing += 1;
+      await conflictsOf(row.reference);
+    } else if (pending.push({ row, inWindow: held !== undefined }) === maxKeysPerBatch) {
+      await readPending();
+    }
   }
-  if (outside.length > 0) await lookUpOutside();
+  if (pending.length > 0) await readPending();
 
-  for (const [reference, packed] of window) {
-    if (seen.has(reference)) continue;
+  const unexpected = async (recorded: RecordedTransaction) => {
     counts.unexpected += 1;
-    await found({ kind: 'unexpected', reference, recorded: unpackRecorded(reference, packed) });
-    await conflictsOf(reference);
+    await found({ kind: 'unexpected', reference: recorded.reference, recorded });
+    await conflictsOf(recorded.reference);
+  };
+  // A few unreported references are read by key; many (a report that differs wholesale), by
+  // reading the window again, which costs a request per page instead of per hundred.
+  if (window.unseenCount > window.size / 20) {
+    for await (const recorded of sources.recorded()) {
+      if (window.isUnseen(recorded.reference)) {
+        window.see(recorded.reference);
+        await unexpected(recorded);
+      }
+    }
+  } else {
+    let batch: string[] = [];
+    const readBatch = async () => {
+      const recorded = await sources.lookup(batch);
+      for (const reference of batch) {
+        const transaction = recorded.get(reference);
+        // Deleted since the window was read: nothing left to report.
+        if (transaction) await unexpected(transaction);
+      }
+      batch = [];
+    };
+    for (const reference of window.unseen()) {
+      if (batch.push(reference) === maxKeysPerBatch) await readBatch();
+    }
+    if (batch.length > 0) await readBatch();
   }
   return counts;
-}
-
-// The receiver checked each of these (an ISO time, a decimal, a currency code, two names): none
-// holds a NUL. An item damaged by hand that does would only show as its own mismatch.
-const separator = '\u0000';
-
-/**
- * The recorded values as one string (`join` builds it flat, no rope of small strings): when it
- * was received and the fields declared reconciled, in declaration order.
- */
-function packing(fields: FieldDeclarations) {
-  const packed = ['receivedAt', ...reconciledFields(fields)];
-  return {
-    packRecorded: (transaction: RecordedTransaction) =>
-      packed
-        .map((name) => (transaction as unknown as Record<string, string>)[name] ?? '')
-        .join(separator),
-    unpackRecorded: (reference: string, text: string): RecordedTransaction => {
-      const values = text.split(separator);
-      const record = Object.fromEntries(packed.map((name, index) => [name, values[index] ?? '']));
-      return { ...(record as unknown as RecordedTransaction), reference };
-    },
-  };
 }
 
 /** Numbers compare as exact decimals (`1050.70` = `1050.7`), the rest as text. */
