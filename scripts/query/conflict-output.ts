@@ -1,6 +1,5 @@
-import { textTable } from '../cli/output/text-table.js';
+import type { ListingView } from '../cli/output/listing.js';
 import type { ConflictView } from '../table/reference-state.js';
-import { exactJson } from '../table/stored-item.js';
 
 /** A conflict as `query conflicts` gives it to scripts: no raw item, the decision if any. */
 export function conflictRecord(conflict: ConflictView) {
@@ -12,59 +11,73 @@ export function conflictRecord(conflict: ConflictView) {
   };
 }
 
-export type ConflictFormat = 'table' | 'json' | 'jsonl';
+/** Where a conflict stands, in one cell: open, or the decision with who, when and why. */
+function statusText({ settlement }: ConflictView): string {
+  if (!settlement) return 'open';
+  const { resolution, settledBy, settledAt, reason } = settlement;
+  return `settled ${resolution} by ${settledBy} at ${settledAt}: ${reason}`;
+}
+
+/** One row per differing field: what the conflict says differently from the stored transaction. */
+function differenceRows(conflict: ConflictView): [string, string, string][] {
+  if (conflict.differences.length === 0) return [['(no difference)', '', '']];
+  return conflict.differences.map(({ field, stored, received }) => [
+    field,
+    stored ?? '(absent)',
+    received ?? '(absent)',
+  ]);
+}
+
+const conflictColumns = [
+  'reference',
+  'conflict',
+  'version',
+  'firstReceivedAt',
+  'lastReceivedAt',
+  'deliveries',
+  'status',
+] as const;
+
+const conflictCells = (conflict: ConflictView): string[] => [
+  conflict.reference,
+  conflict.id,
+  String(conflict.transactionVersion),
+  conflict.firstReceivedAt,
+  conflict.lastReceivedAt,
+  String(conflict.deliveries),
+  statusText(conflict),
+];
 
 /**
- * For a person: a line per conflict saying who it is and where it stands, then what it says
- * differently from the stored transaction, field by field. Every cell is escaped by textTable.
+ * `query conflicts` in the listing convention: a bounded table with a row per differing field
+ * (who the conflict is and where it stands on its first row), JSON and JSON Lines as
+ * {@link conflictRecord}, CSV a row per differing field with the conflict repeated on each.
  */
-export function conflictsText(conflicts: readonly ConflictView[], format: ConflictFormat): string {
-  if (format === 'json') return `${exactJson(conflicts.map(conflictRecord), 2)}\n`;
-  if (format === 'jsonl')
-    return conflicts.map((conflict) => `${exactJson(conflictRecord(conflict))}\n`).join('');
-  if (conflicts.length === 0) return '(no open conflicts)\n';
-  const blocks = conflicts.map((conflict) => {
-    const status = conflict.settlement
-      ? `settled ${conflict.settlement.resolution} by ${conflict.settlement.settledBy} at ` +
-        `${conflict.settlement.settledAt}: ${conflict.settlement.reason}`
-      : 'open';
-    const head = textTable(
-      [
-        'Reference',
-        'Conflict',
-        'Version',
-        'First received',
-        'Last received',
-        'Deliveries',
-        'Status',
-      ],
-      [
-        [
-          conflict.reference,
-          conflict.id,
-          String(conflict.transactionVersion),
-          conflict.firstReceivedAt,
-          conflict.lastReceivedAt,
-          String(conflict.deliveries),
-          status,
-        ],
-      ],
-      { alignRight: [2, 5] },
-    );
-    const rows = conflict.differences.map(({ field, stored, received }) => [
-      field,
-      stored ?? '(absent)',
-      received ?? '(absent)',
+export const conflictListView: ListingView<ConflictView> = {
+  what: 'conflicts',
+  formats: ['table', 'json', 'jsonl', 'csv'],
+  tableHead: [
+    'Reference',
+    'Conflict',
+    'Version',
+    'First received',
+    'Last received',
+    'Deliveries',
+    'Status',
+    'Field',
+    'Stored',
+    'Received',
+  ],
+  alignRight: [2, 5],
+  tableRows: (conflict) => {
+    const blank = conflictColumns.map(() => '');
+    return differenceRows(conflict).map((difference, index) => [
+      ...(index === 0 ? conflictCells(conflict) : blank),
+      ...difference,
     ]);
-    const differences =
-      rows.length === 0
-        ? '  (no difference from the stored transaction)\n'
-        : textTable(
-            ['  Field', 'Stored', 'Received'],
-            rows.map(([field, ...rest]) => [`  ${field}`, ...rest] as string[]),
-          );
-    return head + differences;
-  });
-  const count = `${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}\n`;
-  return `${blocks.join('\n')}\n${count}`;
-}
+  },
+  json: conflictRecord,
+  csvHead: [...conflictColumns, 'field', 'stored', 'received'],
+  csvRows: (conflict) =>
+    differenceRows(conflict).map((difference) => [...conflictCells(conflict), ...difference]),
+};

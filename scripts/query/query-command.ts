@@ -23,7 +23,7 @@ import {
   scanTransactions,
   take,
 } from '../table/transaction-queries.js';
-import { conflictsText } from './conflict-output.js';
+import { conflictListView } from './conflict-output.js';
 import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
@@ -73,16 +73,26 @@ withTableOptions(
 });
 
 withTableOptions(
-  program
-    .command('conflicts')
-    .description(
-      'open conflicts (all with --all): deliveries, and how each differs from the stored transaction',
-    )
-    .option('--all', 'settled conflicts too', false)
-    .addOption(formatOption(['table', 'json', 'jsonl'])),
+  withOutputOptions(
+    program
+      .command('conflicts')
+      .description(
+        'open conflicts (all with --all): deliveries, and how each differs from the stored transaction',
+      ),
+    conflictListView.formats,
+  ).option('--all', 'settled conflicts too', false),
 ).action(async (flags) => {
-  const conflicts = await withTarget(flags, (target) => listConflicts(target, { all: flags.all }));
-  write(conflictsText(conflicts, flags.format));
+  outputPlan(flags, conflictListView.formats);
+  await withTarget(flags, async (target) => {
+    // Conflicts are few (one per distinct content refused): read whole, then listed.
+    const conflicts = await listConflicts(target, { all: flags.all });
+    await writeListing(conflicts, conflictListView, flags, {
+      footer: (count) =>
+        count === 0
+          ? `(no ${flags.all ? '' : 'open '}conflicts)\n`
+          : `${count} ${flags.all ? '' : 'open '}conflict${count === 1 ? '' : 's'}\n`,
+    });
+  });
 });
 
 withSelectionOptions(

@@ -1,4 +1,6 @@
-import { userInfo } from 'node:os';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SerializableValue } from '../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
@@ -36,9 +38,12 @@ describe.each(engines)('npm run settle on %s', (engine) => {
 
     const listed = await query('conflicts', '--format', 'json');
     expect(listed.code).toBe(0);
-    const conflict = (JSON.parse(listed.stdout) as Record<string, unknown>[]).find(
-      (entry) => entry.reference === reference,
-    );
+    const document = JSON.parse(listed.stdout) as {
+      items: Record<string, unknown>[];
+      summary: { count: number };
+    };
+    expect(document.summary.count).toBe(document.items.length);
+    const conflict = document.items.find((entry) => entry.reference === reference);
     expect(conflict).toMatchObject({
       status: 'open',
       deliveries: 2,
@@ -91,6 +96,33 @@ describe.each(engines)('npm run settle on %s', (engine) => {
     expect((await query('conflicts', '--all', '--format', 'jsonl')).stdout).toContain(
       '"resolution":"received"',
     );
+  });
+
+  it('lists conflicts as CSV, a row per differing field, and into an --output file', async () => {
+    const stored = transaction({ amount: 40, status: 'Reject' });
+    const reference = stored.reference as string;
+    await deliver(stored);
+    await deliver({ ...stored, status: 'Confirm', note: 'chargeback reversed' });
+
+    const csv = (await query('conflicts', '--format', 'csv')).stdout.split('\n');
+    const file = join(await mkdtemp(join(tmpdir(), 'conflicts-')), 'open.jsonl');
+    const saved = await query('conflicts', '--output', file);
+
+    expect(csv[0]).toBe(
+      'reference,conflict,version,firstReceivedAt,lastReceivedAt,deliveries,status,field,stored,received',
+    );
+    expect(csv.filter((line) => line.startsWith(`${reference},`))).toEqual([
+      expect.stringMatching(/,1,.*,1,open,status,Reject,Confirm$/),
+      expect.stringMatching(/,1,open,extra\.note,\(absent\),"""chargeback reversed"""$/),
+    ]);
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    const written = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(saved.stdout).toContain(`all ${written.length} written to ${file}`);
+    expect(saved.stdout).toMatch(/status\s+Reject\s+Confirm/);
+    expect(written.find((conflict) => conflict.reference === reference)).toMatchObject({
+      status: 'open',
+      deliveries: 1,
+    });
   });
 
   it('refuses with one line and exit 2: no reason, unknown reference, no open conflict, stale version', async () => {
