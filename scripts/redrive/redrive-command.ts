@@ -6,6 +6,7 @@ import { positiveInteger, UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
+import { Progress } from '../cli/output/progress.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { forwardToOption } from '../local/events/forward-destination.js';
 import { busOption, destination } from '../replay/republish.js';
@@ -58,15 +59,19 @@ const program = withTableOptions(
   try {
     const counts = await withTarget(options, async (target) => {
       const listing = await openListing(redriveView, options, { summaryLine: true });
+      const progress = new Progress('dead-letter messages');
       try {
         const redriven = await redriveQueue(
           { ...target, ...bus, sqs, streams },
           { queueUrl, maxMessages: options.maxMessages },
           (outcome) => {
+            progress.add();
             if (!outcome.deleted && outcome.keptFor === 'failure') keptForFailure += 1;
             return listing.add(outcome);
           },
         );
+        // The bar's line is cleared before the table and counts are printed under it.
+        progress.stop();
         await listing.finish({
           summary: { ...redriven },
           footer: () =>
@@ -76,6 +81,7 @@ const program = withTableOptions(
         });
         return redriven;
       } finally {
+        progress.stop();
         await listing.close();
       }
     });

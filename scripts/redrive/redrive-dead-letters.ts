@@ -24,14 +24,17 @@ export interface DeadLetterOutcome {
  * Sends local mode's dead letters again, oldest first, each with its own envelope id (consumers
  * that saw it after all dedupe on it), and removes the delivered ones from the file. It stops at
  * the first one the consumer still refuses: the rest would only wait out the same retries.
+ * `handled` is told of each letter as it is taken up (progress).
  */
 export async function redriveDeadLetters(
   file: string,
   target: EventTarget,
+  handled: () => void = () => {},
 ): Promise<DeadLetterOutcome[]> {
   const outcomes: DeadLetterOutcome[] = [];
   const letters = await readDeadLetters(file);
   for (const letter of letters) {
+    handled();
     let event: OutgoingEvent | undefined;
     try {
       event = eventOf(letter, target);

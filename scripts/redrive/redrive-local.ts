@@ -1,5 +1,6 @@
 import { UsageError } from '../cli/cli-errors.js';
 import { exitCodes } from '../cli/exit-codes.js';
+import { Progress } from '../cli/output/progress.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { readDeadLetters } from '../local/events/dead-letters.js';
 import { eventFiles } from '../local/events/event-files.js';
@@ -18,7 +19,12 @@ export async function redriveLocalDeadLetters(url: string): Promise<number> {
   }
   const file = eventFiles(data.dir).deadLetters;
   const signingSecret = await localSigningSecret();
-  const outcomes = await redriveDeadLetters(file, { url, ...(signingSecret && { signingSecret }) });
+  const progress = new Progress('dead letters');
+  const outcomes = await redriveDeadLetters(
+    file,
+    { url, ...(signingSecret && { signingSecret }) },
+    () => progress.add(),
+  ).finally(() => progress.stop());
   if (outcomes.length === 0) {
     process.stdout.write(`No dead letters in ${file}.\n`);
     return exitCodes.ok;

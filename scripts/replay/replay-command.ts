@@ -4,6 +4,7 @@ import { UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
+import { Progress } from '../cli/output/progress.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { forwardDestination, forwardToOption } from '../local/events/forward-destination.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
@@ -42,11 +43,19 @@ const program = withTableOptions(
     const listing = await openListing(replayView, options, { summaryLine: true });
     // Why publishing failed, named once in the advice under the table (a few kinds at most).
     const causes = new Set<string>();
+    const progress = new Progress('transactions replayed');
     try {
-      const counts = await replayTransactions({ ...target, ...bus }, selection, (problem) => {
-        if (problem.kind === 'failed' && causes.size < 10) causes.add(problem.problem);
-        return listing.add(problem);
-      });
+      const counts = await replayTransactions(
+        { ...target, ...bus },
+        selection,
+        (problem) => {
+          if (problem.kind === 'failed' && causes.size < 10) causes.add(problem.problem);
+          return listing.add(problem);
+        },
+        (count) => progress.add(count),
+      );
+      // The bar's line is cleared before the table and counts are printed under it.
+      progress.stop();
       const cause = causes.size === 1 ? `the cause (${[...causes][0]})` : 'the causes above';
       await listing.finish({
         summary: { ...counts },
@@ -58,6 +67,7 @@ const program = withTableOptions(
       });
       return counts;
     } finally {
+      progress.stop();
       await listing.close();
     }
   });

@@ -25,12 +25,14 @@ export interface ReplaySummary {
 
 /**
  * Republishes recorded transactions a hundred at a time; each problem goes to `found` as it
- * happens (awaited), so memory stays flat over any window. Consumers dedupe.
+ * happens (awaited), so memory stays flat over any window. Consumers dedupe. `handled` is told
+ * how many references or transactions each batch dealt with (progress).
  */
 export async function replayTransactions(
   dependencies: Destination & QueryContext,
   selection: { readonly references: readonly string[] } | { readonly window: TimeWindow },
   found: (problem: ReplayProblem) => void | Promise<void> = () => {},
+  handled: (count: number) => void = () => {},
 ): Promise<ReplaySummary> {
   const counts = { published: 0, failed: 0, unpublishable: 0, notFound: 0 };
   const report = async (problem: ReplayProblem) => {
@@ -53,9 +55,13 @@ export async function replayTransactions(
       // In the order asked for, each once.
       const items = [...new Set(references)].map((reference) => found.get(reference));
       await send(items.filter((item) => item !== undefined));
+      handled(references.length);
     }
   } else {
-    for await (const items of itemsInWindow(dependencies, selection.window)) await send(items);
+    for await (const items of itemsInWindow(dependencies, selection.window)) {
+      await send(items);
+      handled(items.length);
+    }
   }
   return counts;
 }

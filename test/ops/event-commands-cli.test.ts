@@ -60,6 +60,8 @@ describe('npm run replay', () => {
     const result = await runScript('replay', [reference, '--bus', 'payments'], env);
 
     expect(result.stdout).toBe('Published 1 Transaction Completed event(s) to payments.\n');
+    // Progress is drawn on a terminal only: a script's stderr stays empty.
+    expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const [entry] = putEvents.at(-1) ?? [];
     expect(entry).toMatchObject({ EventBusName: 'payments', DetailType: 'Transaction Completed' });

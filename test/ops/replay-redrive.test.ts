@@ -193,6 +193,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
   it('replay by reference publishes the very entries the stream consumer published', async () => {
     const bridge = eventBridge();
     const problems: ReplayProblem[] = [];
+    const handled: number[] = [];
     const summary = await replayTransactions(
       {
         client: table.client,
@@ -204,6 +205,7 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
       (problem) => {
         problems.push(problem);
       },
+      (count) => handled.push(count),
     );
 
     const expected = [references[2], references[0]].map((reference) =>
@@ -216,6 +218,8 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     expect(problems).toEqual([
       { kind: 'notFound', reference: 'never-recorded', problem: 'no recorded transaction' },
     ]);
+    // Progress counts every reference asked for, found or not.
+    expect(handled).toEqual([3]);
   });
 
   it('replay by window publishes what was received in it, and says what failed', async () => {
@@ -223,7 +227,16 @@ describe.skipIf(!hasStreams)('replay and redrive, on DynamoDB Local', () => {
     const window = timeWindow(at('10:00:00'), at('12:00:00'));
     const deps = { client: table.client, tableName: table.tableName, eventBusName: bus };
 
-    const summary = await replayTransactions({ ...deps, publisher: healthy.publisher }, { window });
+    let handled = 0;
+    const summary = await replayTransactions(
+      { ...deps, publisher: healthy.publisher },
+      { window },
+      undefined,
+      (count) => {
+        handled += count;
+      },
+    );
+    expect(handled).toBe(2);
     expect(healthy.entries().map(referenceOf).sort()).toEqual(
       [references[1], references[2]].sort(),
     );
