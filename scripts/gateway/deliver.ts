@@ -52,18 +52,27 @@ export async function deliver(
     const started = performance.now();
     let response: Response;
     let text: string;
+    // A controller whose timer is cleared once the answer is read: AbortSignal.timeout() would
+    // keep a timer per attempt alive for the whole timeout, and the process with it.
+    const timeout = new AbortController();
+    const timer = setTimeout(
+      () => timeout.abort(new DOMException('The request timed out', 'TimeoutError')),
+      policy.timeoutMs,
+    );
     try {
       response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': key },
         body,
-        signal: AbortSignal.timeout(policy.timeoutMs),
+        signal: timeout.signal,
       });
       text = await response.text();
     } catch (error) {
       const reason = explainNetworkFailure(error, url, policy.timeoutMs);
       attempts.push({ latencyMs: performance.now() - started, error: reason });
       throw new RetryableAnswer({ attempts, reason });
+    } finally {
+      clearTimeout(timer);
     }
     const { status } = response;
     const outcome = response.headers.get('x-callback-outcome') ?? undefined;

@@ -3,7 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { UsageError } from '../cli/cli-errors.js';
 import { requestHandler } from '../cli/request-handler.js';
-import { acquireDataLock, DataFolderBusyError, readLockOwner } from './data-lock.js';
+import {
+  acquireDataLock,
+  DataFolderBusyError,
+  type LockOwner,
+  readLockOwner,
+} from './data-lock.js';
 import { startDynalite } from './engine/dynalite.js';
 import { engineCredentialsFor, newEngineCredentials } from './engine/engine-credentials.js';
 import { ensureTable, localDynamoDbClient } from './engine/local-engine.js';
@@ -33,6 +38,14 @@ export async function engineClient(endpoint: string, data: LocalData): Promise<D
   return localDynamoDbClient(endpoint, { requestHandler, ...(credentials && { credentials }) });
 }
 
+/**
+ * Local mode's lock as a command already read it (to find the running server's key), so the
+ * folder is looked at once: its holder, or undefined when the command found no server.
+ */
+export interface KnownLock {
+  readonly lockOwner: LockOwner | undefined;
+}
+
 /** How long to wait for a server that is starting, or another query, to let go of the folder. */
 const folderWaitMs = 10_000;
 
@@ -40,7 +53,11 @@ const folderWaitMs = 10_000;
  * Local mode's data folder (`DATA_DIR`): through the running server's engine when `npm start`
  * holds it (LevelDB allows one process), else opened privately under the folder's lock.
  */
-export async function openLocalTable(data: LocalData, tableName: string): Promise<LocalTable> {
+export async function openLocalTable(
+  data: LocalData,
+  tableName: string,
+  known?: KnownLock,
+): Promise<LocalTable> {
   if (data.kind === 'memory') {
     throw new UsageError(
       'DATA_DIR=:memory: keeps nothing to read. Query a server started with --in-memory with ' +
@@ -48,8 +65,11 @@ export async function openLocalTable(data: LocalData, tableName: string): Promis
     );
   }
   const deadline = Date.now() + folderWaitMs;
+  let first = known;
   for (;;) {
-    const owner = await readLockOwner(data.lockFile);
+    // The caller's reading of the lock, once; a folder found busy is read again.
+    const owner = first ? first.lockOwner : await readLockOwner(data.lockFile);
+    first = undefined;
     if (owner?.role === 'server' && owner.endpoint) {
       const description = `the running local server (pid ${owner.pid})`;
       const client = await engineClient(owner.endpoint, data);

@@ -47,7 +47,10 @@ The key is sent only as x-api-key; it is never printed.`,
   if (!key)
     throw new UsageError(`give the API key for ${url}: --key-file <path> or ${apiKeyVariable}`);
 
-  const refusal = await wholeRefusal(flags, wanted, 'it cannot be sent again as it was');
+  // The lock was read above to find the server: the refusals are read through it too.
+  const refusal = await wholeRefusal(flags, wanted, 'it cannot be sent again as it was', {
+    lockOwner: server,
+  });
   const target = {
     url,
     apiKey: key,

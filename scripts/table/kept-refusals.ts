@@ -15,7 +15,7 @@ import {
 } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
-import { type TargetFlags, withTarget } from './table-target.js';
+import { type KnownLock, type TargetFlags, withTarget } from './table-target.js';
 import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
@@ -202,6 +202,7 @@ export async function wholeRefusal(
   flags: TargetFlags,
   digest: string,
   why: string,
+  known?: KnownLock,
 ): Promise<KeptRefusal> {
   const refusal = await withTarget(
     flags,
@@ -211,6 +212,7 @@ export async function wholeRefusal(
       return found;
     },
     'refusals',
+    known,
   );
   if (refusal.bodyKept === 'part') {
     const kept = `${refusal.body.length} of ${refusal.bodyBytes} bytes`;

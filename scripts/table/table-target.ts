@@ -3,7 +3,10 @@ import { type Command, Option, type OptionValues } from '@commander-js/extra-typ
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { defaultTableName, localData } from '../local/local-data.js';
-import { engineClient, openLocalTable } from '../local/local-table.js';
+import { engineClient, type KnownLock, openLocalTable } from '../local/local-table.js';
+
+export type { KnownLock };
+
 import { isLoopbackUrl } from '../local/local-target.js';
 
 /** Where the tools read, and how to let go of it afterwards. */
@@ -43,7 +46,7 @@ function awsClient(endpoint?: string): DynamoDBClient {
  * local mode's table name; otherwise local mode's data folder (`DATA_DIR`), as local mode opens
  * it for a tool (local-table.ts).
  */
-async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
+async function openTarget(flags: TargetFlags, known?: KnownLock): Promise<QueryTarget> {
   const { endpoint } = flags;
   if (flags.table) {
     const where = endpoint ? ` at ${endpoint}` : '';
@@ -55,7 +58,7 @@ async function openTarget(flags: TargetFlags): Promise<QueryTarget> {
     const client = await engineClient(endpoint, data);
     return remote(client, tableName, `table ${tableName} at ${endpoint}`);
   }
-  return openLocalTable(data, tableName);
+  return openLocalTable(data, tableName, known);
 }
 
 /** Runs `use` on the target (or the refusals table beside it), closes it, names a missing table. */
@@ -63,8 +66,9 @@ export async function withTarget<T>(
   flags: TargetFlags,
   use: (target: QueryTarget) => Promise<T>,
   table: 'transactions' | 'refusals' = 'transactions',
+  known?: KnownLock,
 ): Promise<T> {
-  const target = await openTarget(flags);
+  const target = await openTarget(flags, known);
   const tableName =
     table === 'refusals' && !flags.table
       ? process.env.REFUSALS_TABLE_NAME || refusalsTableName(target.tableName)

@@ -10,7 +10,7 @@ import { terminalText } from '../cli/terminal-text.js';
 import { localData } from '../local/local-data.js';
 import { localApiKey, runningServer } from '../local/local-target.js';
 import { digestPrefix, wholeRefusal } from '../table/kept-refusals.js';
-import { type TargetFlags, withTableOptions } from '../table/table-target.js';
+import { type KnownLock, type TargetFlags, withTableOptions } from '../table/table-target.js';
 
 import { explainHash, hashVerdict } from './hash-explanation.js';
 
@@ -28,11 +28,12 @@ const program = withTableOptions(
   if ((bodyPath === undefined) === (options.refusal === undefined)) {
     throw new UsageError('give a body file (or -) or --refusal <digest>, one of them');
   }
-  const key = await readKey(options);
+  const lock = localLock();
+  const key = await readKey(options, lock);
   const body =
     options.refusal === undefined
       ? await readInput(bodyPath as string, 'the body')
-      : await refusedBody(digestPrefix('--refusal', options.refusal), options);
+      : await refusedBody(digestPrefix('--refusal', options.refusal), options, lock.known());
   const { received, candidates } = explainHash(body);
   const digests = candidates.map(({ text }) => computeHash(text, key));
   const verified =
@@ -46,12 +47,31 @@ const program = withTableOptions(
   process.exitCode = verified ? exitCodes.ok : exitCodes.differences;
 });
 
+/**
+ * Local mode's running server, looked up at most once: it names the key's source, and the
+ * refusals are then read through it without reading the lock again.
+ */
+function localLock() {
+  const data = localData(process.env.DATA_DIR);
+  let read: KnownLock | undefined;
+  return {
+    data,
+    server: async () => {
+      read ??= { lockOwner: await runningServer(data) };
+      return read.lockOwner;
+    },
+    known: () => read,
+  };
+}
+
 /** A deployed table's keys are not local mode's: only a local check falls back to them. */
-async function readKey(options: { key?: string; keyFile?: string; table?: string }) {
+async function readKey(
+  options: { key?: string; keyFile?: string; table?: string },
+  lock: ReturnType<typeof localLock>,
+) {
   const key = await resolveApiKey(options, 'verify', async () => {
     if (options.table !== undefined) return undefined;
-    const data = localData(process.env.DATA_DIR);
-    return localApiKey(data, await runningServer(data));
+    return localApiKey(lock.data, await lock.server());
   });
   if (key === undefined) {
     throw new UsageError(
@@ -63,8 +83,12 @@ async function readKey(options: { key?: string; keyFile?: string; table?: string
 }
 
 /** The body kept with a refusal, as the receiver read it (UTF-8 text of the bytes received). */
-async function refusedBody(digest: string, flags: TargetFlags): Promise<string> {
-  const refusal = await wholeRefusal(flags, digest, 'its hash cannot be checked');
+async function refusedBody(
+  digest: string,
+  flags: TargetFlags,
+  known: KnownLock | undefined,
+): Promise<string> {
+  const refusal = await wholeRefusal(flags, digest, 'its hash cannot be checked', known);
   return Buffer.from(refusal.body).toString('utf8');
 }
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliver, type RetryPolicy } from '../../scripts/gateway/deliver.js';
 import { freePort } from '../../scripts/local/free-port.js';
+import { timerTracker } from '../support/live-timers.js';
 import { type ScriptedAnswer, scriptedReceiver } from './support/scripted-receiver.js';
 
 const policy: RetryPolicy = { maxAttempts: 4, backoffMs: 5, maxBackoffMs: 50, timeoutMs: 2_000 };
@@ -47,6 +48,19 @@ describe('deliver (the gateway retry policy)', () => {
       expect(result).toMatchObject({ status, problem: 'urn:x:problem:p' });
     },
   );
+
+  it('leaves no timer of its own pending once the answer is in', async () => {
+    const receiver = await scriptedReceiver([{ status: 204 }]);
+    server = receiver.server;
+    const timers = timerTracker();
+    timers.start();
+
+    const result = await deliver(receiver.url, 'key', '{}', { ...policy, timeoutMs: 60_000 });
+
+    expect(result.status).toBe(204);
+    const pending = await timers.stillPending();
+    expect(pending.filter((stack) => stack.includes('gateway/deliver'))).toEqual([]);
+  });
 
   it('gives up after the last attempt when the receiver keeps failing', async () => {
     const receiver = await scriptedReceiver([{ status: 500 }]);
