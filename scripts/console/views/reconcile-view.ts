@@ -17,8 +17,13 @@ import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { csrfAction, page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
-import { type FileUpload, receiveFileUpload, UploadTooLargeError } from '../upload/file-upload.js';
-import { MultipartError } from '../upload/multipart-stream.js';
+import {
+  type FileUpload,
+  MultipartError,
+  receiveFileUpload,
+  UploadTooLargeError,
+} from '../upload/file-upload.js';
+
 import { type ReconcileResult, ReconcileResults } from './reconcile-results.js';
 
 /**
