@@ -94,7 +94,7 @@ async function measure(mode: 'full' | 'smoke') {
   const startedAt = new Date().toISOString();
   const loadBefore = loadavg();
   // The in-process receivers log and emit metrics as deployed (the stack sets INFO), whatever
-  // the caller's shell or test runner asked Powertools for.
+  // the caller's shell or test runner set in the Powertools variables (both loggers read them).
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
   delete process.env.POWERTOOLS_METRICS_DISABLED;
   delete process.env.POWERTOOLS_DEV;

@@ -1,10 +1,10 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { EventBridgeClient, EventBridgeClientConfig } from '@aws-sdk/client-eventbridge';
 import type { StreamConsumerConfig } from './config/config.js';
 import { EventBridgePublisher, type EventPublisher } from './events/event-publisher.js';
 import { createEventBridgeClient } from './events/eventbridge-client.js';
 import { publishStreamRecords } from './events/publish-stream-records.js';
 import { type StreamBatchHandler, streamBatchHandler } from './events/stream-batch-handler.js';
+import type { JsonLogger } from './observability/json-logger.js';
 import { createMetrics } from './observability/powertools-metrics.js';
 import { createLogger } from './observability/telemetry.js';
 
@@ -14,8 +14,8 @@ export interface StreamConsumerParts {
   readonly eventBridge?: Pick<EventBridgeClientConfig, 'endpoint' | 'region' | 'credentials'>;
   /** @default an `EventBridgePublisher` on a client built from `config.eventBridge` */
   readonly publisher?: EventPublisher;
-  /** @default a Powertools logger named by `config.telemetry` */
-  readonly logger?: Logger;
+  /** @default a JSON logger named by `config.telemetry` */
+  readonly logger?: JsonLogger;
 }
 
 export interface StreamConsumer {

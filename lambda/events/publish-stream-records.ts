@@ -1,8 +1,8 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBBatchResponse, DynamoDBRecord } from 'aws-lambda';
 import { type TimeBudget, unlimitedBudget } from '../budget/time-budget.js';
+import type { JsonLogger } from '../observability/json-logger.js';
 import { eventMetrics } from '../observability/metric-names.js';
 import { UnpublishableRecordError } from './errors.js';
 import type { EventPublisher } from './event-publisher.js';
@@ -12,7 +12,7 @@ import type { TransactionEvent } from './transaction-event.js';
 export interface PublishStreamRecordsDependencies {
   readonly publisher: EventPublisher;
   readonly eventBusName: string;
-  readonly logger: Logger;
+  readonly logger: JsonLogger;
   readonly metrics: Metrics;
 }
 

@@ -1,5 +1,3 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
@@ -11,13 +9,14 @@ import type {
 } from 'aws-lambda';
 import { invocationBudget, type TimeBudget } from '../budget/time-budget.js';
 import { limitDefaults } from '../config/config.js';
+import { type JsonLogger, logContext } from '../observability/json-logger.js';
 
 export interface StreamBatchHandlerDependencies {
   readonly publish: (
     records: readonly DynamoDBRecord[],
     budget: TimeBudget,
   ) => Promise<DynamoDBBatchResponse>;
-  readonly logger: Logger;
+  readonly logger: JsonLogger;
   readonly metrics: Metrics;
   /** Kept back from Lambda's remaining time to report the batch's failures. @default `limitDefaults.timeBudgetMarginMs` */
   readonly timeBudgetMarginMs?: number;
@@ -41,7 +40,7 @@ export function streamBatchHandler(
   const { publish, logger, metrics } = dependencies;
   const marginMs = dependencies.timeBudgetMarginMs ?? limitDefaults.timeBudgetMarginMs;
   return middy<DynamoDBStreamEvent, DynamoDBBatchResponse>()
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logContext(logger))
     .use(logMetrics(metrics))
     .handler(async function publishBatch(event, context) {
       const budget = invocationBudget(context, marginMs);

@@ -1,5 +1,3 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { KeyProvider } from '../auth/accepted-keys.js';
@@ -7,6 +5,7 @@ import type { TimeBudget } from '../budget/time-budget.js';
 import { StoreUnavailableError, UnauthorizedError } from '../callback/errors.js';
 import type { Delivery, Receipt } from '../callback/receive-callback.js';
 import { limitDefaults, type TelemetryConfig } from '../config/config.js';
+import { type JsonLogger, logContext } from '../observability/json-logger.js';
 import { keptHeaders } from '../refusals/kept-headers.js';
 import type { RefusalStore } from '../refusals/refusal.js';
 import { authenticate } from './authenticate.js';
@@ -22,7 +21,7 @@ export interface CallbackHttpDependencies {
   readonly receive: (delivery: Delivery, budget: TimeBudget) => Promise<Receipt>;
   /** Where refusals of authenticated deliveries are kept before they are answered. */
   readonly refusals: RefusalStore;
-  readonly logger: Logger;
+  readonly logger: JsonLogger;
   /** The service and metrics namespace, and whether the log lines carry EMF counts. */
   readonly telemetry: TelemetryConfig;
   readonly now?: () => Date;
@@ -56,7 +55,7 @@ export function callbackHttpHandler(dependencies: CallbackHttpDependencies) {
     // the budget's timer goes: nothing of the request outlives its answer.
     requestEnd: releaseBudget,
   })
-    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logContext(logger))
     .use(outcomeLog(logger, telemetry))
     .use(httpErrorHandler())
     .use(startBudget(marginMs))

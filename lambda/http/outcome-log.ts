@@ -1,14 +1,14 @@
-import type { Logger } from '@aws-lambda-powertools/logger';
 import type { MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CallbackError, ItemRejectedError } from '../callback/errors.js';
 import type { TelemetryConfig } from '../config/config.js';
+import { type JsonLogger, logLevels } from '../observability/json-logger.js';
 import { refusalMetrics } from '../observability/metric-names.js';
 import { coldStartMetric, emfMembers } from '../observability/telemetry.js';
 import type { CallbackContext } from './callback-context.js';
 
-/** Powertools' level thresholds, to know whether a line at that level is printed. */
-const levelThreshold = { info: 12, warn: 16, error: 20 } as const;
+/** The logger's level thresholds, to know whether a line at that level is printed. */
+const levelThreshold = { info: logLevels.INFO, warn: logLevels.WARN, error: logLevels.ERROR };
 type Level = keyof typeof levelThreshold;
 
 /**
@@ -18,7 +18,7 @@ type Level = keyof typeof levelThreshold;
  * the body or names.
  */
 export function outcomeLog(
-  logger: Logger,
+  logger: JsonLogger,
   telemetry: TelemetryConfig,
 ): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, CallbackContext> {
   let coldStart = true;

@@ -1,15 +1,14 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import type { TelemetryConfig } from '../config/config.js';
+import { JsonLogger } from './json-logger.js';
 import { visibleLogText } from './log-text.js';
 
 /**
- * Structured JSON logs, with the receiver's EMF metrics inside them. The stack sets the service
- * and the namespace (its stack name) in the environment, read by the configuration; local runs
- * need no setup and get the defaults. Powertools prefers a constructor option over its
- * environment variable, so the names are passed here.
+ * Structured JSON logs in Powertools' format (json-logger.ts), with the receiver's EMF metrics
+ * inside them. The stack sets the service and the namespace (its stack name) in the environment,
+ * read by the configuration; local runs need no setup and get the defaults.
  */
-export function createLogger(telemetry: TelemetryConfig): Logger {
-  return new Logger({ serviceName: telemetry.serviceName, jsonReplacerFn: visibleLogText });
+export function createLogger(telemetry: TelemetryConfig): JsonLogger {
+  return new JsonLogger({ serviceName: telemetry.serviceName, jsonReplacerFn: visibleLogText });
 }
 
 /** Powertools' own name for the count of cold starts, with the `function_name` dimension. */
