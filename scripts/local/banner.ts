@@ -58,6 +58,7 @@ export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cw
     '',
     details.trimEnd().replace(/^/gm, '  '),
     '',
+    ...consoleLines(server),
     ...(setup.exposed ? [] : ['Record a callback:', `  ${curlLine(server, cwd)}`, '']),
     'In another shell:',
     `  ${env}npm run simulate -- --count 200 --duplicates 0.1`,
@@ -67,6 +68,20 @@ export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cw
     'Ctrl-C stops the server after the callbacks in flight are recorded.',
     '',
   ].join('\n');
+}
+
+/**
+ * The console's sign-in link. Unlike the API key it is printed whole: it works once (the first
+ * visit spends it) and only on this machine's loopback, so a copy left in scrollback or a log is
+ * a dead link once the owner has opened it.
+ */
+function consoleLines(server: LocalServer): string[] {
+  if (!server.console) return [];
+  return [
+    `Console: ${server.console.url}`,
+    '  (in a browser on this machine; the link signs in once: docs/console.md)',
+    '',
+  ];
 }
 
 /** Where events go, how to check their signature, and what an earlier run left behind. */

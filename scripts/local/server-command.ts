@@ -21,8 +21,15 @@ const program = commandProgram(
     new Option('--port <n>', 'port (0 picks a free one)')
       .env('PORT')
       .default(3000)
-      .argParser(parsePort),
+      .argParser((value) => parsePort(value, 'the port (--port or PORT)')),
   )
+  .addOption(
+    new Option('--console-port <n>', "the operator console's port on 127.0.0.1 (0: any free one)")
+      .env('CONSOLE_PORT')
+      .default(0)
+      .argParser((value) => parsePort(value, 'the console port (--console-port or CONSOLE_PORT)')),
+  )
+  .option('--no-console', 'do not serve the operator console (docs/console.md)')
   .addOption(
     new Option(
       '--forward-events <url>',
@@ -47,6 +54,8 @@ Environment:
 async function start(options: {
   inMemory: boolean;
   port: number;
+  consolePort: number;
+  console: boolean;
   forwardEvents?: string;
 }): Promise<void> {
   const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
@@ -86,6 +95,7 @@ async function start(options: {
     ...(AWS_ENDPOINT_URL_DYNAMODB && { endpoint: AWS_ENDPOINT_URL_DYNAMODB }),
     ...(hashMode && { hashMode: hashMode as HashMode }),
     ...(options.forwardEvents && { forwardEvents: { url: options.forwardEvents } }),
+    ...(options.console && { console: { port: options.consolePort } }),
   }).catch((error: unknown) => {
     throw new Error(describe(error), { cause: error });
   });
@@ -132,10 +142,10 @@ function stopOnSignals(server: LocalServer): void {
   }, 1_000).unref();
 }
 
-function parsePort(value: string): number {
+function parsePort(value: string, name: string): number {
   const port = Number(value);
   if (!/^\d+$/.test(value) || port > 65_535) {
-    throw new UsageError(`the port (--port or PORT) must be 0-65535, got ${value}`);
+    throw new UsageError(`${name} must be 0-65535, got ${value}`);
   }
   return port;
 }

@@ -13,6 +13,7 @@ import { newEngineCredentials, saveEngineCredentials } from './engine/engine-cre
 import { ensureTable, localCredentials, localRegion } from './engine/local-engine.js';
 import { type ForwardEventsOptions, startEventForwarding } from './events/event-forwarding.js';
 import { callbackResource, startGatewayServer } from './gateway-server.js';
+import { type LocalConsoleOptions, startLocalConsole } from './local-console.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from './local-data.js';
 import { isLoopbackUrl, urlHost } from './local-target.js';
 
@@ -31,6 +32,8 @@ export interface LocalServerOptions {
   readonly hashMode?: HashMode;
   /** POST every event the stream consumer would publish to this URL (see event-forwarding.ts). */
   readonly forwardEvents?: ForwardEventsOptions;
+  /** Serve the operator console too (on 127.0.0.1 whatever `host` is); `npm start` asks for it. */
+  readonly console?: LocalConsoleOptions;
 }
 
 export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
@@ -134,6 +137,23 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     });
     cleanup.push(() => gateway.close());
     const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;
+    // Started last, so stopped first: no page reads from an engine that is stopping.
+    const consoleServer =
+      options.console &&
+      (await startLocalConsole(
+        {
+          connection,
+          tableName,
+          refusalsTableName: config.refusals.tableName,
+          where: endpoint
+            ? `DynamoDB at ${endpoint}`
+            : data.kind === 'memory'
+              ? 'in memory'
+              : `${data.dir}/`,
+        },
+        options.console,
+      ));
+    if (consoleServer) cleanup.push(() => consoleServer.close());
     await lock.update({ endpoint: engine.endpoint, tableName, url, keySource: keys.source.kind });
 
     let stopped: Promise<void> | undefined;
@@ -152,6 +172,8 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       events,
       /** Callbacks per minute and latency since this start: the console's `activity`. */
       activity,
+      /** The operator console, when asked for: `url` signs in once. */
+      console: consoleServer ? consoleServer.console : undefined,
       /** Stops accepting, finishes in-flight callbacks, then closes the engine. Idempotent. */
       stop: () => (stopped ??= undo()),
     };

@@ -32,6 +32,7 @@ export function cleanEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     'PORT',
     'HOST',
     'FORWARD_EVENTS_URL',
+    'CONSOLE_PORT',
   ]) {
     delete env[name];
   }
