@@ -31,6 +31,8 @@ export function createConsoleApp({ context, sessions, hosts }: ConsoleAppOptions
         formAction: ["'self'"],
         objectSrc: ["'none'"],
       },
+      // The CSP's frame-ancestors decides in current browsers; DENY says the same to older ones.
+      xFrameOptions: 'DENY',
       // Not `no-referrer`: under it Chromium sends `Origin: null` with a plain form POST, which
       // the same-origin check must refuse. `same-origin` still sends nothing to other sites.
       referrerPolicy: 'same-origin',

@@ -1,0 +1,135 @@
+/** `npm run console`: the operator console against a deployed stack's tables (docs/console.md). */
+import {
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
+import { Option } from '@commander-js/extra-typings';
+import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
+import { requestHandler } from '../cli/request-handler.js';
+import { UsageError } from '../cli/cli-errors.js';
+import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { type ConsoleServer, startConsole } from './console-server.js';
+
+const program = commandProgram(
+  'console',
+  "Serve the operator console on 127.0.0.1 against a deployed stack's tables.",
+  { ok: 'stopped with Ctrl-C (or SIGTERM)' },
+)
+  .requiredOption('--table <name>', "the transactions table: the stack's TableName output")
+  .addOption(
+    new Option(
+      '--refusals-table <name>',
+      "the refusals table: the stack's RefusalsTableName output (default <table>-refusals)",
+    ).env('REFUSALS_TABLE_NAME'),
+  )
+  .option('--allow-actions', 'allow settle and resubmit (default: read-only)')
+  .addOption(
+    new Option('--port <n>', 'port on 127.0.0.1 (0 picks a free one)')
+      .default(0)
+      .argParser(parsePort),
+  )
+  .addOption(
+    new Option('--endpoint <url>', 'a DynamoDB-compatible endpoint instead of AWS').env(
+      'AWS_ENDPOINT_URL_DYNAMODB',
+    ),
+  )
+  .addHelpText(
+    'after',
+    `
+Credentials and region as for the AWS CLI (AWS_PROFILE, AWS_REGION, ...). Read-only needs
+dynamodb:DescribeTable, GetItem and Query on both tables and their indexes; --allow-actions adds
+what settle needs (the stack's SettlePolicyArn output).
+
+Prints "Console: <url>": open it in a browser on this machine. The link signs in once.`,
+  )
+  .action(serve);
+
+interface Flags {
+  readonly table: string;
+  readonly refusalsTable?: string;
+  readonly allowActions?: true;
+  readonly port: number;
+  readonly endpoint?: string;
+}
+
+async function serve(flags: Flags): Promise<void> {
+  const client = new DynamoDBClient({
+    ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
+    requestHandler,
+  });
+  const refusals = flags.refusalsTable ?? refusalsTableName(flags.table);
+  let console: ConsoleServer;
+  try {
+    const region = await client.config.region().catch(() => {
+      throw new UsageError('no AWS region: set AWS_REGION or a profile with a region');
+    });
+    const where = flags.endpoint ?? region;
+    await tableExists(client, flags.table, where, '--table: the stack output TableName');
+    await tableExists(
+      client,
+      refusals,
+      where,
+      "--refusals-table: the stack's RefusalsTableName output (its name is not derived from the transactions table's on AWS)",
+    );
+    console = await startConsole({
+      tables: {
+        client,
+        tableName: flags.table,
+        refusalsTableName: refusals,
+        description: `table ${flags.table} in ${where}`,
+      },
+      mode: 'deployed',
+      allowActions: flags.allowActions === true,
+      port: flags.port,
+    });
+  } catch (error) {
+    client.destroy();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new UsageError(`port ${flags.port} is in use: pick another --port, or 0 for any`);
+    }
+    throw error;
+  }
+  const access = flags.allowActions ? 'settle and resubmit allowed' : 'read-only';
+  process.stdout.write(
+    `Operator console for table ${flags.table} (${access})\n\n` +
+      `Console: ${console.url}\n` +
+      '  (in a browser on this machine; the link signs in once: docs/console.md)\n\n' +
+      'Ctrl-C stops it.\n',
+  );
+  await stopped();
+  process.stderr.write('Stopping…\n');
+  await console.close();
+  client.destroy();
+}
+
+/** The first Ctrl-C, SIGTERM or SIGHUP (npm relays Ctrl-C a second time: one is enough). */
+function stopped(): Promise<void> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+      process.on(signal, () => resolve());
+    }
+  });
+}
+
+/** A wrong name fails before the URL is printed, naming the option that gives the right one. */
+async function tableExists(client: DynamoDBClient, name: string, where: string, hint: string) {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: name }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+    throw new UsageError(`no table ${name} in ${where}: check ${hint}`);
+  }
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) {
+    throw new UsageError(`--port must be 0-65535, got ${value}`);
+  }
+  return port;
+}
+
+await runProgram(program, 'console');
+// Stopped or failed: the SDK's sockets must not keep the process alive.
+process.exit(process.exitCode ?? exitCodes.ok);
