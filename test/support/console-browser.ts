@@ -20,11 +20,18 @@ import { receiverWith } from './receiver.js';
  */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more switches, e.g. `--host-resolver-rules` to point a name at 127.0.0.1. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+      ...extraArgs,
+    ],
   });
 }
 
