@@ -116,8 +116,8 @@ forEachEngine((engine) => {
       const { cookie, csrf } = await signIn(guarded.signInUrl());
       const own = guarded.origin;
       const changed = guarded.changes();
-      const post = (headers: Record<string, string>, body: string) =>
-        rawRequest(`${own}/test/change`, {
+      const post = (headers: Record<string, string>, body: string, query = '') =>
+        rawRequest(`${own}/test/change${query}`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
           body,
@@ -156,6 +156,10 @@ forEachEngine((engine) => {
       const byHeader = await post({ origin: own, 'x-csrf-token': csrf }, '');
       expect(byHeader.status).toBe(200);
       expect(guarded.changes()).toBe(changed + 2);
+      // An upload carries it in the action's query string (csrfAction): forged there, refused.
+      expect((await post({ origin: own }, '', '?_csrf=forged')).status).toBe(403);
+      expect((await post({ origin: own }, '', `?_csrf=${csrf}`)).status).toBe(200);
+      expect(guarded.changes()).toBe(changed + 3);
     });
 
     it('answers with CSP, no-store, DENY framing and an HttpOnly SameSite=Strict cookie', async () => {
