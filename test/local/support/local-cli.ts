@@ -88,7 +88,13 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { command?: string; args?: readonly string[]; timeoutMs?: number } = {},
+  options: {
+    command?: string;
+    args?: readonly string[];
+    timeoutMs?: number;
+    /** What says it is up; its first group is the URL returned. Default: the callback URL. */
+    ready?: RegExp;
+  } = {},
 ): Promise<ServerProcess> {
   const child = options.command
     ? spawn(options.command, {
@@ -123,7 +129,7 @@ export async function startServer(
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   let url: string | undefined;
   while (!url) {
-    url = /POST (http:\/\/\S+\/callback)/.exec(stdout)?.[1];
+    url = (options.ready ?? /POST (http:\/\/\S+\/callback)/).exec(stdout)?.[1];
     if (url) break;
     if (child.exitCode !== null || Date.now() > deadline) {
       killGroup(child, 'SIGKILL');
@@ -175,7 +181,8 @@ export function runScript(
     | 'redrive'
     | 'verify'
     | 'resubmit'
-    | 'settle',
+    | 'settle'
+    | 'console',
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',

@@ -1,0 +1,120 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
+import { killAllServers, repoRoot, runScript, startServer } from '../local/support/local-cli.js';
+import {
+  createTestRefusalsTable,
+  createTestTable,
+  engineEndpoint,
+  forEachEngine,
+  type TestTable,
+  testCredentials,
+  testRegion,
+} from '../support/engines.js';
+import { callbackEvent, signed, transaction } from '../support/fixtures.js';
+import { cookieOf, rawRequest } from '../support/raw-http.js';
+import { receiverWith } from '../support/receiver.js';
+
+/** What `npm run console` reads a deployed stack with: the operator's region and credentials. */
+const aws = {
+  AWS_REGION: testRegion,
+  AWS_ACCESS_KEY_ID: testCredentials.accessKeyId,
+  AWS_SECRET_ACCESS_KEY: testCredentials.secretAccessKey,
+};
+const ready = /^Console: (http:\/\/127\.0\.0\.1:\d+\/login\?token=\S+)$/m;
+
+describe('npm run console', () => {
+  afterEach(() => killAllServers());
+
+  it('prints help ending with the exit codes, and does nothing else', async () => {
+    const result = await runScript('console', ['--help'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/--table <name>/);
+    expect(result.stdout).toMatch(/--allow-actions/);
+    expect(result.stdout.trimEnd()).toMatch(/3 {3}failed: .*$/);
+    expect(result.stdout).not.toMatch(/Console: http/);
+  });
+
+  it('refuses to start without --table, with exit 2', async () => {
+    const result = await runScript('console', [], aws);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^console: required option '--table <name>' not specified$/m);
+  });
+
+  forEachEngine((engine) => {
+    describe('against a stack-like pair of tables', () => {
+      let table: TestTable;
+      let refusals: TestTable;
+      const fields = transaction({ username: 'deployed.reader' });
+      beforeAll(async () => {
+        table = await createTestTable(engine);
+        refusals = await createTestRefusalsTable(engine);
+        const receive = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
+        expect((await receive(callbackEvent(signed(fields)))).statusCode).toBe(204);
+      });
+      afterAll(async () => {
+        await table?.drop();
+        await refusals?.drop();
+      });
+
+      // What `npm run console --` runs (package.json), run directly: Ctrl-C reaches it alone.
+      const start = async (extra: readonly string[] = []) =>
+        startServer(aws, {
+          command: [
+            await consoleScript(),
+            `--table ${table.tableName}`,
+            `--refusals-table ${refusals.tableName}`,
+            `--endpoint ${engineEndpoint(engine)}`,
+            ...extra,
+          ].join(' '),
+          ready,
+        });
+
+      it('serves the table read-only by default, until Ctrl-C (exit 0)', async () => {
+        const server = await start();
+        const login = await rawRequest(server.url);
+        expect(login.status).toBe(303);
+        const origin = new URL(server.url).origin;
+        const page = await rawRequest(`${origin}/transactions`, {
+          headers: { cookie: cookieOf(login) as string },
+        });
+        expect(page.body).toContain(String(fields.reference));
+        expect(page.body).toMatch(/Deployed: table \S+ in http:\/\/127\.0\.0\.1:\d+ · read-only/);
+
+        const exit = await server.stop('SIGINT');
+        expect(exit).toEqual({ code: 0, signal: null });
+      });
+
+      it('allows actions only with --allow-actions', async () => {
+        const server = await start(['--allow-actions']);
+        expect(server.stdout()).toMatch(/settle and resubmit allowed/);
+        const login = await rawRequest(server.url);
+        const page = await rawRequest(`${new URL(server.url).origin}/transactions`, {
+          headers: { cookie: cookieOf(login) as string },
+        });
+        expect(page.body).not.toMatch(/read-only/);
+      });
+
+      it('names the option to fix when a table does not exist, exit 2, no link printed', async () => {
+        const result = await runScript(
+          'console',
+          ['--table', table.tableName, '--endpoint', engineEndpoint(engine)],
+          aws,
+        );
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(
+          new RegExp(`^console: no table ${table.tableName}-refusals in .*--refusals-table`, 'm'),
+        );
+        expect(result.stdout).not.toMatch(/Console:/);
+      });
+    });
+  });
+});
+
+async function consoleScript(): Promise<string> {
+  const { scripts } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: { console: string };
+  };
+  return scripts.console;
+}

@@ -1,0 +1,89 @@
+import { networkInterfaces } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
+import { cookieOf, rawRequest } from '../support/raw-http.js';
+import {
+  freePort,
+  killAllServers,
+  postCallback,
+  runScript,
+  startServer,
+} from './support/local-cli.js';
+
+const consoleLine = /^Console: (http:\/\/127\.0\.0\.1:(\d+)\/login\?token=\S+)$/m;
+const key = 'console-test-key-0123456789';
+
+/** `npm start`'s console: printed in the banner, on loopback, over local mode's own data. */
+describe('npm start serves the console', () => {
+  afterEach(() => killAllServers());
+
+  it('prints a one-time Console link that shows what the receiver recorded', async () => {
+    const server = await startServer(
+      { PORT: '0', CALLBACK_API_KEYS: key },
+      { args: ['--in-memory'] },
+    );
+    const url = consoleLine.exec(server.stdout())?.[1] as string;
+    expect(url).toBeDefined();
+    const reference = 'console-local-0001';
+    const sent = await postCallback(
+      server.url,
+      key,
+      callbackBody(sampleTransaction({ reference, status: 'Confirm' }), key),
+    );
+    expect(sent.status).toBe(204);
+
+    const login = await rawRequest(url);
+    expect(login.status).toBe(303);
+    const cookie = cookieOf(login) as string;
+    const page = await rawRequest(`${new URL(url).origin}/transactions`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(reference);
+    expect(page.body).toMatch(/Local mode: table callback-transactions, in memory/);
+    expect(page.body).not.toMatch(/read-only/);
+    expect((await rawRequest(url)).status).toBe(403); // spent
+
+    const exit = await server.stop();
+    expect(exit.code).toBe(0);
+    await expect(rawRequest(url)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it('binds the console to 127.0.0.1 even when HOST exposes the receiver', async () => {
+    const server = await startServer(
+      { PORT: '0', HOST: '0.0.0.0', CALLBACK_API_KEYS: key },
+      { args: ['--in-memory'] },
+    );
+    const port = Number(consoleLine.exec(server.stdout())?.[2]);
+    expect(port).toBeGreaterThan(0);
+    const outside = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && address.family === 'IPv4' && !address.internal);
+    // A machine with no other interface has nothing to check beyond the printed address.
+    if (outside) {
+      await expect(rawRequest(`http://${outside.address}:${port}/`)).rejects.toThrow(
+        /ECONNREFUSED/,
+      );
+    }
+    expect((await rawRequest(`http://127.0.0.1:${port}/`)).status).toBe(401);
+  });
+
+  it('takes CONSOLE_PORT, and --no-console turns it off', async () => {
+    const port = await freePort();
+    const on = await startServer(
+      { PORT: '0', CONSOLE_PORT: String(port) },
+      { args: ['--in-memory'] },
+    );
+    expect(consoleLine.exec(on.stdout())?.[2]).toBe(String(port));
+    await on.stop();
+
+    const off = await startServer({ PORT: '0' }, { args: ['--in-memory', '--no-console'] });
+    expect(off.stdout()).not.toMatch(/Console:/);
+  });
+
+  it('refuses a bad console port with exit 2 and one line', async () => {
+    const result = await runScript('start', ['--console-port', 'x'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^start: the console port \(--console-port or CONSOLE_PORT\) must be 0-65535, got x$/m,
+    );
+  });
+});
