@@ -37,9 +37,9 @@ const program = commandProgram(
   .addHelpText(
     'after',
     `
-Credentials and region as for the AWS CLI (AWS_PROFILE, AWS_REGION, ...). Read-only needs
-dynamodb:DescribeTable, GetItem and Query on both tables and their indexes; --allow-actions adds
-what settle needs (the stack's SettlePolicyArn output).
+Credentials and region as for the AWS CLI (AWS_PROFILE, AWS_REGION, ...). Reading needs
+dynamodb:DescribeTable, GetItem, BatchGetItem and Query on both tables and their indexes;
+--allow-actions adds what settle needs (the stack's SettlePolicyArn output).
 
 Prints "Console: <url>": open it in a browser on this machine. The link signs in once.`,
   )
