@@ -81,6 +81,7 @@ async function serve(flags: Flags): Promise<void> {
       },
       mode: 'deployed',
       allowActions: flags.allowActions === true,
+      // Optional fields other views add go here (the receiver's URL for resubmit, …).
       port: flags.port,
     });
   } catch (error) {
