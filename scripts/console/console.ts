@@ -1,26 +1,34 @@
 /** `npm run console`: the operator console against a deployed stack's tables (docs/console.md). */
+
+import { CloudFormationClient } from '@aws-sdk/client-cloudformation';
 import {
   DescribeTableCommand,
   DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { Option } from '@commander-js/extra-typings';
+import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { type ConsoleServer, startConsole } from './console-server.js';
+import { type StackTables, stackTables } from './stack-tables.js';
 
 const program = commandProgram(
   'console',
   "Serve the operator console on 127.0.0.1 against a deployed stack's tables.",
   { ok: 'stopped with Ctrl-C (or SIGTERM)' },
 )
-  .requiredOption('--table <name>', "the transactions table: the stack's TableName output")
+  .addOption(
+    new Option('--stack <name>', 'the deployed stack: both tables from its outputs').conflicts(
+      'table',
+    ),
+  )
+  .option('--table <name>', "or the transactions table: the stack's TableName output")
   .addOption(
     new Option(
       '--refusals-table <name>',
-      "the refusals table: the stack's RefusalsTableName output (default <table>-refusals)",
+      "with --table: the stack's RefusalsTableName output (default <table>-refusals)",
     ).env('REFUSALS_TABLE_NAME'),
   )
   .option('--allow-actions', 'allow settle and resubmit (default: read-only)')
@@ -38,50 +46,64 @@ const program = commandProgram(
     'after',
     `
 Credentials and region as for the AWS CLI (AWS_PROFILE, AWS_REGION, ...). Reading needs
-dynamodb:DescribeTable, GetItem, BatchGetItem and Query on both tables and their indexes;
---allow-actions adds what settle needs (the stack's SettlePolicyArn output).
+dynamodb:DescribeTable, GetItem, BatchGetItem and Query on both tables and their indexes, and
+cloudformation:DescribeStacks for --stack; --allow-actions adds what settle needs (the stack's
+SettlePolicyArn output).
 
 Prints "Console: <url>": open it in a browser on this machine. The link signs in once.`,
   )
   .action(serve);
 
 interface Flags {
-  readonly table: string;
+  readonly stack?: string;
+  readonly table?: string;
   readonly refusalsTable?: string;
   readonly allowActions?: true;
   readonly port: number;
   readonly endpoint?: string;
 }
 
-async function serve(flags: Flags): Promise<void> {
+async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
+  if (flags.stack === undefined && flags.table === undefined) {
+    throw new UsageError('give --stack <name> (or --table <name>)');
+  }
+  if (flags.stack !== undefined && command.getOptionValueSource('refusalsTable') === 'cli') {
+    throw new UsageError(
+      '--stack reads both table names from the stack: leave out --refusals-table',
+    );
+  }
   const client = new DynamoDBClient({
     ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
     requestHandler,
   });
-  const refusals = flags.refusalsTable ?? refusalsTableName(flags.table);
   let console: ConsoleServer;
   try {
     const region = await client.config.region().catch(() => {
       throw new UsageError('no AWS region: set AWS_REGION or a profile with a region');
     });
     const where = flags.endpoint ?? region;
-    await tableExists(client, flags.table, where, '--table: the stack output TableName');
+    const tables = await tableNames(flags);
+    const fromStack = "the stack's outputs name it: check AWS_REGION";
+    await tableExists(client, tables.tableName, where, flags.stack ? fromStack : '--table');
     await tableExists(
       client,
-      refusals,
+      tables.refusalsTableName,
       where,
-      "--refusals-table: the stack's RefusalsTableName output (its name is not derived from the transactions table's on AWS)",
+      flags.stack
+        ? fromStack
+        : "--refusals-table: the stack's RefusalsTableName output (on AWS its name is not derived from the transactions table's)",
     );
+    const named = flags.stack ? `stack ${flags.stack}, table ` : 'table ';
     console = await startConsole({
       tables: {
         client,
-        tableName: flags.table,
-        refusalsTableName: refusals,
-        description: `table ${flags.table} in ${where}`,
+        tableName: tables.tableName,
+        refusalsTableName: tables.refusalsTableName,
+        description: `${named}${tables.tableName} in ${where}`,
       },
       mode: 'deployed',
       allowActions: flags.allowActions === true,
-      // Optional fields other views add go here (the receiver's URL for resubmit, …).
+      // Optional fields other views add go here (with --stack, tables.callbackUrl for resubmit…).
       port: flags.port,
     });
   } catch (error) {
@@ -93,7 +115,7 @@ async function serve(flags: Flags): Promise<void> {
   }
   const access = flags.allowActions ? 'settle and resubmit allowed' : 'read-only';
   process.stdout.write(
-    `Operator console for table ${flags.table} (${access})\n\n` +
+    `Operator console for ${flags.stack ? `stack ${flags.stack}` : `table ${flags.table}`} (${access})\n\n` +
       `Console: ${console.url}\n` +
       '  (in a browser on this machine; the link signs in once: docs/console.md)\n\n' +
       'Ctrl-C stops it.\n',
@@ -102,6 +124,20 @@ async function serve(flags: Flags): Promise<void> {
   process.stderr.write('Stopping…\n');
   await console.close();
   client.destroy();
+}
+
+/** `--table` (and `--refusals-table`) as given, or the stack's outputs. */
+async function tableNames(flags: Flags): Promise<StackTables> {
+  if (flags.stack === undefined) {
+    const tableName = flags.table as string;
+    return { tableName, refusalsTableName: flags.refusalsTable ?? refusalsTableName(tableName) };
+  }
+  const cloudFormation = new CloudFormationClient({ requestHandler });
+  try {
+    return await stackTables(cloudFormation, flags.stack);
+  } finally {
+    cloudFormation.destroy();
+  }
 }
 
 /** The first Ctrl-C, SIGTERM or SIGHUP (npm relays Ctrl-C a second time: one is enough). */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { killAllServers, repoRoot, runScript, startServer } from '../local/support/local-cli.js';
+import { startCloudFormationStandIn } from '../support/cloudformation-stand-in.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -36,10 +37,21 @@ describe('npm run console', () => {
     expect(result.stdout).not.toMatch(/Console: http/);
   });
 
-  it('refuses to start without --table, with exit 2', async () => {
-    const result = await runScript('console', [], aws);
+  it.each([
+    { args: [], line: /^console: give --stack <name> \(or --table <name>\)$/m },
+    {
+      args: ['--stack', 's', '--table', 't'],
+      line: /^console: option '--stack <name>' cannot be used with option '--table <name>'$/m,
+    },
+    {
+      args: ['--stack', 's', '--refusals-table', 'r'],
+      line: /^console: --stack reads both table names from the stack: leave out --refusals-table$/m,
+    },
+  ])('refuses $args with exit 2 and one line', async ({ args, line }) => {
+    const result = await runScript('console', args, aws);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^console: required option '--table <name>' not specified$/m);
+    expect(result.stderr).toMatch(line);
+    expect(result.stdout).not.toMatch(/Console: http/);
   });
 
   forEachEngine((engine) => {
@@ -84,6 +96,42 @@ describe('npm run console', () => {
 
         const exit = await server.stop('SIGINT');
         expect(exit).toEqual({ code: 0, signal: null });
+      });
+
+      it('finds both tables through --stack, from the stack outputs', async () => {
+        const cloudFormation = await startCloudFormationStandIn('CallbackReceiver', {
+          TableName: table.tableName,
+          RefusalsTableName: refusals.tableName,
+        });
+        try {
+          const server = await startServer(
+            { ...aws, AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint },
+            {
+              command: [
+                await consoleScript(),
+                '--stack CallbackReceiver',
+                `--endpoint ${engineEndpoint(engine)}`,
+              ].join(' '),
+              ready,
+            },
+          );
+          const login = await rawRequest(server.url);
+          const page = await rawRequest(`${new URL(server.url).origin}/transactions`, {
+            headers: { cookie: cookieOf(login) as string },
+          });
+          expect(page.body).toContain(String(fields.reference));
+          expect(page.body).toContain(`stack CallbackReceiver, table ${table.tableName}`);
+          await server.stop('SIGINT');
+
+          const missing = await runScript('console', ['--stack', 'Nope'], {
+            ...aws,
+            AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint,
+          });
+          expect(missing.code).toBe(2);
+          expect(missing.stderr).toMatch(/^console: no stack Nope in this region/m);
+        } finally {
+          await cloudFormation.close();
+        }
       });
 
       it('allows actions only with --allow-actions', async () => {
