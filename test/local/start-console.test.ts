@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
@@ -77,6 +79,23 @@ describe('npm start serves the console', () => {
 
     const off = await startServer({ PORT: '0' }, { args: ['--in-memory', '--no-console'] });
     expect(off.stdout()).not.toMatch(/Console:/);
+  });
+
+  it('fails in one line (exit 3) when the console port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const result = await runScript('start', ['--in-memory', '--port', '0'], {
+        CONSOLE_PORT: String(port),
+      });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(
+        new RegExp(`^start failed: The console's port ${port} is in use: set CONSOLE_PORT`, 'm'),
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('refuses a bad console port with exit 2 and one line', async () => {
