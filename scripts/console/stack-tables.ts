@@ -3,7 +3,7 @@ import {
   DescribeStacksCommand,
   type Output,
 } from '@aws-sdk/client-cloudformation';
-import { UsageError } from '../shared/cli-errors.js';
+import { UsageError } from '../cli/cli-errors.js';
 
 /** What the console needs from a deployed stack: the outputs infra/callback-receiver-stack.ts sets. */
 export interface StackTables {

@@ -8,9 +8,9 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
-import { requestHandler } from '../cli/request-handler.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { requestHandler } from '../cli/request-handler.js';
 import { type ConsoleServer, startConsole } from './console-server.js';
 import { type StackTables, stackTables } from './stack-tables.js';
 

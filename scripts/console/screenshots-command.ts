@@ -7,9 +7,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startLocalServer } from '../local/server.js';
 import { commandProgram, runProgram } from '../cli/command-program.js';
 import { callbackBody, sampleTransaction } from '../gateway/gateway-callback.js';
+import { startLocalServer } from '../local/server.js';
 import { sections } from './html/layout.js';
 
 const program = commandProgram(
