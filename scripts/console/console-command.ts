@@ -11,6 +11,7 @@ import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { requestHandler } from '../cli/request-handler.js';
+import { createCloudWatchActivity } from './activity/cloudwatch-client.js';
 import { type ConsoleServer, startConsole } from './console-server.js';
 import { type StackTables, stackTables } from './stack-tables.js';
 
@@ -76,6 +77,8 @@ async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
     ...(flags.endpoint ? { endpoint: flags.endpoint } : {}),
     requestHandler,
   });
+  // The stack's name finds its metrics; with --table alone the Activity view has no figures.
+  const activity = flags.stack ? createCloudWatchActivity(flags.stack) : undefined;
   let console: ConsoleServer;
   try {
     const region = await client.config.region().catch(() => {
@@ -103,11 +106,13 @@ async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
       },
       mode: 'deployed',
       allowActions: flags.allowActions === true,
+      ...(activity && { activity: activity.source }),
       // Optional fields other views add go here (with --stack, tables.callbackUrl for resubmit…).
       port: flags.port,
     });
   } catch (error) {
     client.destroy();
+    activity?.destroy();
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new UsageError(`port ${flags.port} is in use: pick another --port, or 0 for any`);
     }
@@ -124,6 +129,7 @@ async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
   process.stderr.write('Stopping…\n');
   await console.close();
   client.destroy();
+  activity?.destroy();
 }
 
 /** `--table` (and `--refusals-table`) as given, or the stack's outputs. */

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { requestHandler } from '../cli/request-handler.js';
+import type { ActivitySource } from '../console/activity/activity-source.js';
 import type { ConsoleContext } from '../console/console-context.js';
 import { type ConsoleServer, startConsole } from '../console/console-server.js';
 
@@ -17,13 +18,15 @@ export interface LocalConsoleParts {
   readonly refusalsTableName: string;
   /** Where the data lives, for the page header: the data folder, "in memory", an engine. */
   readonly where: string;
+  /** The receiver's in-process counts, for the Activity view. */
+  readonly activity?: ActivitySource;
 }
 
 /**
  * Starts the console over local mode's own tables, with actions allowed (it is the operator's own
  * data). The context is built here in one place: a view that needs more of local mode (the
- * receiver's URL and key for resubmit, the activity recorder, the events folder) gets a field of
- * ConsoleContext filled in below.
+ * receiver's URL and key for resubmit, the events folder) gets a field of ConsoleContext filled
+ * in below, as the Activity view's recorder is.
  */
 export async function startLocalConsole(
   parts: LocalConsoleParts,
@@ -40,7 +43,8 @@ export async function startLocalConsole(
     },
     mode: 'local',
     allowActions: true,
-    // Optional fields other views add go here (receiver, activity, events).
+    ...(parts.activity && { activity: parts.activity }),
+    // Optional fields other views add go here (receiver, events).
   };
   try {
     const console = await startConsole({ ...context, port: options.port ?? 0 });

@@ -145,6 +145,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
           connection,
           tableName,
           refusalsTableName: config.refusals.tableName,
+          activity,
           where: endpoint
             ? `DynamoDB at ${endpoint}`
             : data.kind === 'memory'

@@ -121,6 +121,11 @@ describe('npm run console', () => {
           });
           expect(page.body).toContain(String(fields.reference));
           expect(page.body).toContain(`stack CallbackReceiver, table ${table.tableName}`);
+          // --stack names the metrics too: the Activity view has a source (here unreachable).
+          const activity = await rawRequest(`${new URL(server.url).origin}/activity`, {
+            headers: { cookie: cookieOf(login) as string },
+          });
+          expect(activity.body).not.toMatch(/No activity figures in this console/);
           await server.stop('SIGINT');
 
           const missing = await runScript('console', ['--stack', 'Nope'], {

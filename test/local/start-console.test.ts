@@ -43,6 +43,9 @@ describe('npm start serves the console', () => {
     expect(page.body).toMatch(/Local mode: table callback-transactions, in memory/);
     expect(page.body).not.toMatch(/read-only/);
     expect((await rawRequest(url)).status).toBe(403); // spent
+    // The receiver's in-process counts reach the Activity view.
+    const activity = await rawRequest(`${new URL(url).origin}/activity`, { headers: { cookie } });
+    expect(activity.body).toMatch(/Counted by this <code>npm start<\/code> since/);
 
     const exit = await server.stop();
     expect(exit.code).toBe(0);
