@@ -3,6 +3,7 @@ import { requestHandler } from '../cli/request-handler.js';
 import type { ActivitySource } from '../console/activity/activity-source.js';
 import type { ConsoleContext } from '../console/console-context.js';
 import { type ConsoleServer, startConsole } from '../console/console-server.js';
+import type { EventFiles } from './events/event-files.js';
 
 /** `npm start`'s console: on by default (`--no-console` turns it off). */
 export interface LocalConsoleOptions {
@@ -20,13 +21,15 @@ export interface LocalConsoleParts {
   readonly where: string;
   /** The receiver's in-process counts, for the Activity view. */
   readonly activity?: ActivitySource;
+  /** With `--forward-events`: its folder, for each event's delivery on a transaction's page. */
+  readonly eventFiles?: EventFiles;
 }
 
 /**
  * Starts the console over local mode's own tables, with actions allowed (it is the operator's own
  * data). The context is built here in one place: a view that needs more of local mode (the
- * receiver's URL and key for resubmit, the events folder) gets a field of ConsoleContext filled
- * in below, as the Activity view's recorder is.
+ * receiver's URL and key for resubmit) gets a field of ConsoleContext filled in below, as the
+ * Activity view's recorder and the events folder are.
  */
 export async function startLocalConsole(
   parts: LocalConsoleParts,
@@ -44,7 +47,8 @@ export async function startLocalConsole(
     mode: 'local',
     allowActions: true,
     ...(parts.activity && { activity: parts.activity }),
-    // Optional fields other views add go here (receiver, events).
+    ...(parts.eventFiles && { eventFiles: parts.eventFiles }),
+    // Optional fields other views add go here (the receiver's URL and key for resubmit…).
   };
   try {
     const console = await startConsole({ ...context, port: options.port ?? 0 });

@@ -146,6 +146,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
           tableName,
           refusalsTableName: config.refusals.tableName,
           activity,
+          ...(events && { eventFiles: events.files }),
           where: endpoint
             ? `DynamoDB at ${endpoint}`
             : data.kind === 'memory'

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
+import { startEventConsumer } from '../support/event-consumer.js';
 import { cookieOf, rawRequest } from '../support/raw-http.js';
 import {
   freePort,
@@ -50,6 +51,30 @@ describe('npm start serves the console', () => {
     const exit = await server.stop();
     expect(exit.code).toBe(0);
     await expect(rawRequest(url)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  it("hands --forward-events' folder to the console: a transaction's page shows the delivery", async () => {
+    const consumer = await startEventConsumer();
+    try {
+      const server = await startServer(
+        { PORT: '0', CALLBACK_API_KEYS: key, FORWARD_EVENTS_URL: consumer.url },
+        { args: ['--in-memory'] },
+      );
+      const reference = 'console-forwarded-0001';
+      const body = callbackBody(sampleTransaction({ reference, status: 'Confirm' }), key);
+      expect((await postCallback(server.url, key, body)).status).toBe(204);
+      await consumer.waitFor(1);
+
+      const url = consoleLine.exec(server.stdout())?.[1] as string;
+      const cookie = cookieOf(await rawRequest(url)) as string;
+      const page = await rawRequest(`${new URL(url).origin}/transactions/${reference}`, {
+        headers: { cookie },
+      });
+      expect(page.status).toBe(200);
+      expect(page.body).toMatch(/<td class="delivery"[^>]*>\s*delivered/);
+    } finally {
+      await consumer.close();
+    }
   });
 
   it('binds the console to 127.0.0.1 even when HOST exposes the receiver', async () => {
