@@ -8,9 +8,12 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
-import { UsageError } from '../cli/cli-errors.js';
+import { type KeyFlags, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
+import { httpUrl, UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { requestHandler } from '../cli/request-handler.js';
+import { isLoopbackUrl } from '../local/local-target.js';
+import { operatorIdentity } from '../settle/operator-identity.js';
 import { createCloudWatchActivity } from './activity/cloudwatch-client.js';
 import { type ConsoleServer, startConsole } from './console-server.js';
 import { type StackTables, stackTables } from './stack-tables.js';
@@ -43,6 +46,11 @@ const program = commandProgram(
       'AWS_ENDPOINT_URL_DYNAMODB',
     ),
   )
+  .option(
+    '--url <url>',
+    'where resubmit sends (default with --stack: its CallbackUrl output)',
+    httpUrl('--url'),
+  )
   .addHelpText(
     'after',
     `
@@ -52,16 +60,17 @@ cloudformation:DescribeStacks for --stack; --allow-actions adds what settle need
 SettlePolicyArn output).
 
 Prints "Console: <url>": open it in a browser on this machine. The link signs in once.`,
-  )
-  .action(serve);
+  );
+withKeyOptions(program, 'resubmit is off').action(serve);
 
-interface Flags {
+interface Flags extends KeyFlags {
   readonly stack?: string;
   readonly table?: string;
   readonly refusalsTable?: string;
   readonly allowActions?: true;
   readonly port: number;
   readonly endpoint?: string;
+  readonly url?: string;
 }
 
 async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
@@ -97,6 +106,11 @@ async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
         : "--refusals-table: the stack's RefusalsTableName output (on AWS its name is not derived from the transactions table's)",
     );
     const named = flags.stack ? `stack ${flags.stack}, table ` : 'table ';
+    // Resubmit sends as `npm run resubmit` does: a URL and a key, or it stays off (the page says).
+    const url = flags.url ?? tables.callbackUrl;
+    const apiKey = await resolveApiKey(flags, 'console', async () => undefined);
+    // Settling records who settled: the IAM ARN on AWS, the OS user against a loopback engine.
+    const aws = !(flags.endpoint && isLoopbackUrl(flags.endpoint));
     console = await startConsole({
       tables: {
         client,
@@ -107,6 +121,8 @@ async function serve(flags: Flags, command: CommandUnknownOpts): Promise<void> {
       mode: 'deployed',
       allowActions: flags.allowActions === true,
       ...(activity && { activity: activity.source }),
+      ...(url && apiKey && { receiver: { url, apiKey } }),
+      operator: () => operatorIdentity({ aws }),
       // Optional fields other views add go here (with --stack, tables.callbackUrl for resubmit…).
       port: flags.port,
     });

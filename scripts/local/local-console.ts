@@ -1,7 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { requestHandler } from '../cli/request-handler.js';
 import type { ActivitySource } from '../console/activity/activity-source.js';
-import type { ConsoleContext } from '../console/console-context.js';
+import type { ConsoleContext, ConsoleReceiver } from '../console/console-context.js';
 import { type ConsoleServer, startConsole } from '../console/console-server.js';
 import type { EventFiles } from './events/event-files.js';
 
@@ -23,13 +23,15 @@ export interface LocalConsoleParts {
   readonly activity?: ActivitySource;
   /** With `--forward-events`: its folder, for each event's delivery on a transaction's page. */
   readonly eventFiles?: EventFiles;
+  /** This server's own callback URL and key: where a refusal is resubmitted. */
+  readonly receiver: ConsoleReceiver;
 }
 
 /**
  * Starts the console over local mode's own tables, with actions allowed (it is the operator's own
- * data). The context is built here in one place: a view that needs more of local mode (the
- * receiver's URL and key for resubmit) gets a field of ConsoleContext filled in below, as the
- * Activity view's recorder and the events folder are.
+ * data). The context is built here in one place: a view that needs more of local mode gets a
+ * field of ConsoleContext filled in below, as the Activity view's recorder, the events folder and
+ * resubmit's receiver are.
  */
 export async function startLocalConsole(
   parts: LocalConsoleParts,
@@ -48,7 +50,8 @@ export async function startLocalConsole(
     allowActions: true,
     ...(parts.activity && { activity: parts.activity }),
     ...(parts.eventFiles && { eventFiles: parts.eventFiles }),
-    // Optional fields other views add go here (the receiver's URL and key for resubmit…).
+    receiver: parts.receiver,
+    // Other optional fields of ConsoleContext go here. The operator is `local:<OS user>` by mode.
   };
   try {
     const console = await startConsole({ ...context, port: options.port ?? 0 });

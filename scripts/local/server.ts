@@ -147,6 +147,7 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
           refusalsTableName: config.refusals.tableName,
           activity,
           ...(events && { eventFiles: events.files }),
+          receiver: { url, apiKey: keys.keys[0] as string },
           where: endpoint
             ? `DynamoDB at ${endpoint}`
             : data.kind === 'memory'

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
 import { killAllServers, repoRoot, runScript, startServer } from '../local/support/local-cli.js';
 import { startCloudFormationStandIn } from '../support/cloudformation-stand-in.js';
@@ -62,8 +63,13 @@ describe('npm run console', () => {
       beforeAll(async () => {
         table = await createTestTable(engine);
         refusals = await createTestRefusalsTable(engine);
-        const receive = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
+        const receive = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName), {
+          refusals: new DynamoDbRefusalStore(refusals.client, refusals.tableName),
+        });
         expect((await receive(callbackEvent(signed(fields)))).statusCode).toBe(204);
+        // Signed with another key: refused and kept, for the resubmit check.
+        const refused = signed(transaction(), 'another-key');
+        expect((await receive(callbackEvent(refused))).statusCode).toBe(403);
       });
       afterAll(async () => {
         await table?.drop();
@@ -71,17 +77,20 @@ describe('npm run console', () => {
       });
 
       // What `npm run console --` runs (package.json), run directly: Ctrl-C reaches it alone.
-      const start = async (extra: readonly string[] = []) =>
-        startServer(aws, {
-          command: [
-            await consoleScript(),
-            `--table ${table.tableName}`,
-            `--refusals-table ${refusals.tableName}`,
-            `--endpoint ${engineEndpoint(engine)}`,
-            ...extra,
-          ].join(' '),
-          ready,
-        });
+      const start = async (extra: readonly string[] = [], env: Record<string, string> = {}) =>
+        startServer(
+          { ...aws, ...env },
+          {
+            command: [
+              await consoleScript(),
+              `--table ${table.tableName}`,
+              `--refusals-table ${refusals.tableName}`,
+              `--endpoint ${engineEndpoint(engine)}`,
+              ...extra,
+            ].join(' '),
+            ready,
+          },
+        );
 
       it('serves the table read-only by default, until Ctrl-C (exit 0)', async () => {
         const server = await start();
@@ -147,6 +156,31 @@ describe('npm run console', () => {
           headers: { cookie: cookieOf(login) as string },
         });
         expect(page.body).not.toMatch(/read-only/);
+      });
+
+      it('offers resubmit only with a receiver: --url and a key from CALLBACK_API_KEY', async () => {
+        const refusalPage = async (server: Awaited<ReturnType<typeof start>>) => {
+          const origin = new URL(server.url).origin;
+          const cookie = cookieOf(await rawRequest(server.url)) as string;
+          const list = await rawRequest(`${origin}/refusals`, { headers: { cookie } });
+          const path = /href="(\/refusals\/[0-9a-f]{64})"/.exec(list.body)?.[1] as string;
+          expect(path).toBeDefined();
+          return {
+            path,
+            body: (await rawRequest(`${origin}${path}`, { headers: { cookie } })).body,
+          };
+        };
+        const without = await start(['--allow-actions']);
+        expect((await refusalPage(without)).body).toMatch(/was given none/);
+        await without.stop();
+
+        const withReceiver = await start(
+          ['--allow-actions', '--url', 'http://127.0.0.1:9/callback'],
+          { CALLBACK_API_KEY: 'console-command-key' },
+        );
+        const { path, body } = await refusalPage(withReceiver);
+        expect(body).toContain(`action="${path}/resubmit"`);
+        expect(body).not.toContain('console-command-key');
       });
 
       it('names the option to fix when a table does not exist, exit 2, no link printed', async () => {

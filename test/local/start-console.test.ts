@@ -67,14 +67,49 @@ describe('npm start serves the console', () => {
 
       const url = consoleLine.exec(server.stdout())?.[1] as string;
       const cookie = cookieOf(await rawRequest(url)) as string;
-      const page = await rawRequest(`${new URL(url).origin}/transactions/${reference}`, {
-        headers: { cookie },
-      });
-      expect(page.status).toBe(200);
-      expect(page.body).toMatch(/<td class="delivery"[^>]*>\s*delivered/);
+      // The outbox records the delivery just after the consumer's answer: poll the page.
+      const page = () =>
+        rawRequest(`${new URL(url).origin}/transactions/${reference}`, { headers: { cookie } });
+      expect((await page()).status).toBe(200);
+      await expect
+        .poll(async () => (await page()).body, { timeout: 10_000 })
+        .toMatch(/<td class="delivery"[^>]*>\s*delivered/);
     } finally {
       await consumer.close();
     }
+  });
+
+  it('resubmits a refusal to its own receiver, with its own key', async () => {
+    const server = await startServer(
+      { PORT: '0', CALLBACK_API_KEYS: key },
+      { args: ['--in-memory'] },
+    );
+    // Signed with another key: refused (403) and kept.
+    const body = callbackBody(
+      sampleTransaction({ reference: 'console-refused-0001' }),
+      'other-key',
+    );
+    expect((await postCallback(server.url, key, body)).status).toBe(403);
+
+    const url = consoleLine.exec(server.stdout())?.[1] as string;
+    const origin = new URL(url).origin;
+    const cookie = cookieOf(await rawRequest(url)) as string;
+    const list = await rawRequest(`${origin}/refusals`, { headers: { cookie } });
+    const path = /href="(\/refusals\/[0-9a-f]{64})"/.exec(list.body)?.[1] as string;
+    expect(path).toBeDefined();
+    const page = await rawRequest(`${origin}${path}`, { headers: { cookie } });
+    expect(page.body).not.toMatch(/was given none/);
+    expect(page.body).toContain(`action="${path}/resubmit"`);
+
+    const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.body)?.[1] as string;
+    const answer = await rawRequest(`${origin}${path}/resubmit`, {
+      method: 'POST',
+      headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${csrf}`,
+    });
+    // Sent to this server with its key, and refused again for the same hash: the real answer.
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatch(/id="outcome">Resubmitted: was 403 hash-mismatch; now 403 /);
   });
 
   it('binds the console to 127.0.0.1 even when HOST exposes the receiver', async () => {
