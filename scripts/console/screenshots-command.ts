@@ -82,31 +82,31 @@ async function sendMorning(url: string): Promise<string> {
       body,
     });
   const sent: string[] = [];
+  const transactions: ReturnType<typeof sampleTransaction>[] = [];
   for (let n = 0; n < 24; n += 1) {
     const [username, firstName, lastName] = names[n % names.length] as (typeof names)[number];
-    const body = callbackBody(
-      sampleTransaction({
-        id: String(1_048_600 + n),
-        username,
-        firstName,
-        lastName,
-        amount: String(5_000 + ((n * 7_919) % 250_000)),
-        type: n % 3 === 0 ? 'Withdrawal' : 'Deposit',
-        status: n % 5 === 4 ? 'Reject' : 'Confirm',
-        message: n % 5 === 4 ? 'Hesap doğrulanamadı' : 'Ödeme onaylandı',
-        reference: `ord-2026-11-${String(4100 + n)}`,
-      }),
-      key,
-    );
+    const transaction = sampleTransaction({
+      id: String(1_048_600 + n),
+      username,
+      firstName,
+      lastName,
+      amount: String(5_000 + ((n * 7_919) % 250_000)),
+      type: n % 3 === 0 ? 'Withdrawal' : 'Deposit',
+      status: n % 5 === 4 ? 'Reject' : 'Confirm',
+      message: n % 5 === 4 ? 'Hesap doğrulanamadı' : 'Ödeme onaylandı',
+      reference: `ord-2026-11-${String(4100 + n)}`,
+    });
+    const body = callbackBody(transaction, key);
     await expect(post(body), [200, 204]);
     sent.push(body);
+    transactions.push(transaction);
   }
   // The gateway retries one: a duplicate, answered as recorded.
   await expect(post(sent[3] as string), [200, 204]);
   // It sends another with the same reference and a different amount: a conflict.
-  const reference = 'ord-2026-11-4107';
-  const changed = sampleTransaction({ id: '1048607', amount: '99900', reference });
-  await expect(post(callbackBody(changed, key)), [409]);
+  const original = transactions[7] as (typeof transactions)[number];
+  const reference = original.reference;
+  await expect(post(callbackBody({ ...original, amount: '99900' }, key)), [409]);
   // Refusals: a body altered after signing, and one missing its reference.
   const tampered = (sent[5] as string).replace(/"amount":\d+/, '"amount":1');
   await expect(post(tampered), [400, 401, 403, 422]);
