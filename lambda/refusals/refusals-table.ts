@@ -25,7 +25,7 @@ export const refusalsTable = {
  * headers, so a repeated delivery rewrites a small index entry, not a 64 KB copy. Views that need
  * the body read the items back by key, a page at a time.
  */
-const refusalListAttributes = [
+export const refusalListAttributes = [
   refusalsTable.partitionKey,
   'deliveries',
   'status',

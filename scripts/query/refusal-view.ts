@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { refusalListAttributes, refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import type { ListingView } from '../cli/output/listing.js';
 import type { KeptRefusal, RefusalSummary } from '../table/kept-refusals.js';
 import { exactJson } from '../table/stored-item.js';
@@ -33,15 +34,11 @@ export function* refusalJsonPieces({ body, ...refusal }: KeptRefusal): Generator
   yield `"bodyBase64":"${bytes.toString('base64')}"}`;
 }
 
+/** The index's attributes, as it projects them: when, then the listed ones, the digest last. */
 const refusalColumns = [
-  'lastReceivedAt',
-  'deliveries',
-  'status',
-  'problem',
-  'reference',
-  'bodyBytes',
-  'bodyKept',
-  'digest',
+  refusalsTable.lastReceivedAt,
+  ...refusalListAttributes.filter((name) => name !== refusalsTable.partitionKey),
+  refusalsTable.partitionKey,
 ] as const;
 
 /** The table and CSV: index columns only, so either can be fed from the index, no body read. */

@@ -3,6 +3,7 @@ import type { DynamoDBRecord } from 'aws-lambda';
 import { eventForRecord, putEventsEntry } from '../../../lambda/events/stream-record-event.js';
 import { readDeadLetters } from '../../local/events/dead-letters.js';
 import type { EventFiles } from '../../local/events/event-files.js';
+import { readJsonLines } from '../../local/events/json-lines-file.js';
 import type { OutboxEntry } from '../../local/events/outbox.js';
 import type { PublishedEvent } from './published-events.js';
 
@@ -23,7 +24,7 @@ export async function deliveryStates(
   events: readonly PublishedEvent[],
 ): Promise<DeliveryState[]> {
   const [entries, forwarded, letters] = await Promise.all([
-    outboxEntries(files.outbox),
+    readJsonLines<OutboxEntry>(files.outbox),
     readFile(files.forwarded, 'utf8')
       .then((text) => Number((JSON.parse(text) as { count?: number }).count ?? 0))
       .catch(() => 0),
@@ -71,17 +72,4 @@ function keyOfRecord(record: DynamoDBRecord): string | undefined {
     // A record no event can be built from is a dead letter of its own, without an event.
     return undefined;
   }
-}
-
-/** The outbox's complete lines (a line cut short by a crash was never appended). */
-async function outboxEntries(file: string): Promise<OutboxEntry[]> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as OutboxEntry);
 }

@@ -1,7 +1,8 @@
-import { open, readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { lock } from 'proper-lockfile';
 import { writeAtomically } from '../atomic-file.js';
+import { readJsonLines } from './json-lines-file.js';
 
 /** An event that no try delivered, kept to be sent again by `npm run redrive -- --forward-to`. */
 export interface DeadLetter {
@@ -49,16 +50,8 @@ export function appendDeadLetter(file: string, letter: DeadLetter): Promise<void
 }
 
 /** Every complete line of the file; none when it does not exist. */
-export async function readDeadLetters(file: string): Promise<DeadLetter[]> {
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return '';
-    throw error;
-  });
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as DeadLetter);
+export function readDeadLetters(file: string): Promise<DeadLetter[]> {
+  return readJsonLines<DeadLetter>(file);
 }
 
 /** Removes the letters with these ids, keeping any appended meanwhile. */
