@@ -7,7 +7,7 @@ import {
   newSigningSecret,
   signatureHeaders,
 } from '../../scripts/local/events/webhook-signature.js';
-import { repoRoot } from '../local/support/local-cli.js';
+import { repoRoot } from '../support/local-cli.js';
 
 type Verify = (secret: string, headers: object, rawBody: string) => boolean;
 

@@ -15,7 +15,6 @@ import {
 } from '../../scripts/dev/fault-proxy/fault-proxy.js';
 
 import { freePort } from '../../scripts/local/free-port.js';
-import { recordOf, streamRecord } from '../events/stream-records.js';
 import { type AwsStandIn, startAwsStandIn } from '../support/aws-stand-ins.js';
 import {
   createTestTable,
@@ -28,6 +27,7 @@ import { callbackEvent, lambdaContext, signed, specKey, transaction } from '../s
 import { receiverWith } from '../support/receiver.js';
 import { storedItem } from '../support/stored-items.js';
 import { streamConsumerWith } from '../support/stream-consumer.js';
+import { recordOf, streamRecord } from '../support/stream-records.js';
 
 /**
  * Each dependency × each way it can fail, with a Lambda-like context whose remaining time runs

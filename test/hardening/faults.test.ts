@@ -9,7 +9,6 @@ import {
 } from '../../scripts/dev/fault-proxy/fault-proxy.js';
 import { type DeliveryResult, deliver, type RetryPolicy } from '../../scripts/gateway/deliver.js';
 import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
-import { readStream } from '../events/table-stream.js';
 import {
   createTestClient,
   type Engine,
@@ -20,6 +19,7 @@ import {
 import { signed, transaction } from '../support/fixtures.js';
 import { expectNoLeaks, logCapture } from '../support/log-capture.js';
 import { scanAll } from '../support/stored-items.js';
+import { readStream } from '../support/table-stream.js';
 import { runPool } from './support/run-pool.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
  * A command that crashes after its action returned (`throw` in a timer, or a rejection nobody
- * awaits), run by test/ops/exit-codes-cli.test.ts: Node alone would exit 1, the code for
+ * awaits), run by test/scripts/cli/exit-codes.test.ts: Node alone would exit 1, the code for
  * differences found.
  */
 import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';

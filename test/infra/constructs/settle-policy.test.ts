@@ -1,0 +1,79 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, test } from 'vitest';
+import { settleWrittenAttributes } from '../../../lambda/settle/written-attributes.js';
+import { actionsOf, type PolicyStatementJson, synthesize } from '../synth.js';
+
+const { stack, template } = synthesize();
+const policyId = stack.getLogicalId(stack.settlePolicy.policy.node.defaultChild as never);
+const statements = (
+  template.toJSON().Resources[policyId] as {
+    Properties: { PolicyDocument: { Statement: (PolicyStatementJson & { Sid?: string })[] } };
+  }
+).Properties.PolicyDocument.Statement;
+const bySid = (sid: string) => statements.find((statement) => statement.Sid === sid);
+const tableArn = stack.resolve(stack.table.tableArn);
+
+describe('the settle policy (operators who settle conflicts)', () => {
+  test('is a managed policy the stack outputs for attaching, attached to no one', () => {
+    template.hasResourceProperties('AWS::IAM::ManagedPolicy', {
+      Description: Match.stringLikeRegexp('settle conflicts'),
+    });
+    const properties = template.toJSON().Resources[policyId].Properties;
+    expect(properties.Roles ?? properties.Users ?? properties.Groups).toBeUndefined();
+    const [output] = Object.values(template.findOutputs('SettlePolicyArn'));
+    expect(output?.Value).toEqual({ Ref: policyId });
+  });
+
+  test('allows writing only UpdateItem, naming only the attributes a settle writes', () => {
+    const write = bySid('WriteOnlySettlementAttributes');
+    expect(actionsOf(write as PolicyStatementJson)).toEqual(['dynamodb:UpdateItem']);
+    expect(write?.Resource).toEqual(tableArn);
+    const condition = (write?.Condition ?? {}) as Record<string, Record<string, string[]>>;
+    const attributes = condition['ForAllValues:StringEquals']?.['dynamodb:Attributes'];
+    expect(attributes).toEqual([...settleWrittenAttributes]);
+    // What marks an item's kind and place stays out of reach.
+    for (const kept of ['record', 'receivedAt', 'conflictOf'])
+      expect(attributes).not.toContain(kept);
+  });
+
+  test('denies every other write: put, delete, batches, transactions, PartiQL, the table itself', () => {
+    const deny = bySid('NeverDeleteOrReplace');
+    expect(deny?.Effect).toBe('Deny');
+    expect(actionsOf(deny as PolicyStatementJson)).toEqual(
+      expect.arrayContaining([
+        'dynamodb:PutItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+        'dynamodb:TransactWriteItems',
+        'dynamodb:PartiQLUpdate',
+        'dynamodb:DeleteTable',
+      ]),
+    );
+    const allowed = statements
+      .filter((statement) => statement.Effect === 'Allow')
+      .flatMap((statement) => actionsOf(statement));
+    expect(
+      allowed.filter(
+        (action) => !/^dynamodb:(GetItem|BatchGetItem|Query|Scan|UpdateItem)$/.test(action),
+      ),
+    ).toEqual([]);
+  });
+
+  test('reads transactions by key and conflicts from their index: no scan of the table, no wildcard', () => {
+    const byKey = bySid('ReadTransactionsByKey');
+    expect(actionsOf(byKey as PolicyStatementJson).sort()).toEqual([
+      'dynamodb:BatchGetItem',
+      'dynamodb:GetItem',
+    ]);
+    expect(byKey?.Resource).toEqual(tableArn);
+    const conflicts = bySid('ReadConflicts');
+    expect(actionsOf(conflicts as PolicyStatementJson).sort()).toEqual([
+      'dynamodb:Query',
+      'dynamodb:Scan',
+    ]);
+    expect(JSON.stringify(conflicts?.Resource)).toContain('/index/byConflictOf');
+    expect(
+      JSON.stringify(statements.filter((statement) => statement.Effect === 'Allow')),
+    ).not.toContain('*');
+  });
+});

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  MultipartError,
+  receiveFileUpload,
+  UploadTooLargeError,
+} from '../../../../scripts/console/upload/file-upload.js';
+
+/** A form encoded as the platform encodes one (undici writes what browsers write). */
+async function encoded(form: FormData): Promise<{ bytes: Buffer; type: string }> {
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    bytes: Buffer.from(await request.arrayBuffer()),
+    type: request.headers.get('content-type') ?? '',
+  };
+}
+
+/** The bytes as a request body arriving in chunks of `size` (no Content-Length: chunked). */
+function arriving(bytes: Buffer, type: string, size: number): Request {
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(new Uint8Array(bytes.subarray(at, at + size)));
+      at += size;
+    },
+  });
+  return new Request('http://localhost/', {
+    method: 'POST',
+    body,
+    headers: { 'content-type': type },
+    duplex: 'half',
+  } as RequestInit);
+}
+
+// Content that looks like a delimiter in part: a CRLF, dashes, the boundary's usual prefix.
+const tricky = 'reference,amount\r\n--\r\n-----Web\r\n--x,1\r\n\r\nÇağrı,2\r\n-';
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'upload-test-'));
+});
+
+describe('receiveFileUpload', () => {
+  it('writes the file exactly and keeps the fields, however the body is cut', async () => {
+    const form = new FormData();
+    form.append('since', '2026-11-25');
+    form.append('report', new File([tricky], 'gateway "report".csv'));
+    form.append('format', '');
+    const { bytes, type } = await encoded(form);
+    for (const size of [1, 2, 3, 7, 64, bytes.length]) {
+      const path = join(folder, `exact-${size}`);
+      const upload = await receiveFileUpload(arriving(bytes, type, size), {
+        fileField: 'report',
+        path,
+        maxBytes: 1 << 20,
+      });
+      expect(readFileSync(path, 'utf8')).toBe(tricky);
+      expect(upload.file).toEqual({
+        name: 'gateway "report".csv',
+        path,
+        bytes: Buffer.byteLength(tricky),
+      });
+      expect(Object.fromEntries(upload.fields)).toEqual({ since: '2026-11-25', format: '' });
+    }
+  });
+
+  it('has no file when the input was left empty', async () => {
+    const form = new FormData();
+    form.append('report', new File([], ''));
+    const { bytes, type } = await encoded(form);
+    const path = join(folder, 'empty');
+    const upload = await receiveFileUpload(arriving(bytes, type, 16), {
+      fileField: 'report',
+      path,
+      maxBytes: 1 << 20,
+    });
+    expect(upload.file).toBeUndefined();
+  });
+
+  it('refuses a body that ends before the closing boundary, and removes the file', async () => {
+    const form = new FormData();
+    form.append('report', new File(['a,b\n1,2\n'.repeat(50)], 'r.csv'));
+    const { bytes, type } = await encoded(form);
+    const path = join(folder, 'cut');
+    await expect(
+      receiveFileUpload(arriving(bytes.subarray(0, bytes.length - 60), type, 7), {
+        fileField: 'report',
+        path,
+        maxBytes: 1 << 20,
+      }),
+    ).rejects.toThrow(MultipartError);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('stops a streamed body over the limit, and removes the file', async () => {
+    const form = new FormData();
+    form.append('report', new File(['x'.repeat(10_000)], 'big.csv'));
+    const { bytes, type } = await encoded(form);
+    const path = join(folder, 'big');
+    await expect(
+      receiveFileUpload(arriving(bytes, type, 512), { fileField: 'report', path, maxBytes: 4096 }),
+    ).rejects.toThrow(UploadTooLargeError);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('refuses a body that is not a multipart form', async () => {
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    await expect(
+      receiveFileUpload(request, { fileField: 'report', path: join(folder, 'no'), maxBytes: 10 }),
+    ).rejects.toThrow(MultipartError);
+  });
+});

@@ -1,0 +1,190 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringifyJson } from '../../../../lambda/json/json-text.js';
+import {
+  launchChromium,
+  startTestConsole,
+  type TestConsole,
+} from '../../../support/console-browser.js';
+import { type Engine, forEachEngine } from '../../../support/engines.js';
+import { transaction } from '../../../support/fixtures.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+async function recorded(console: TestConsole, reference: string) {
+  const { Item } = await console.table.client.send(
+    new GetItemCommand({
+      TableName: console.table.tableName,
+      Key: { reference: { S: reference } },
+      ConsistentRead: true,
+    }),
+  );
+  return Item;
+}
+
+/** The list's row for a reference, once it is there. */
+async function listed(page: Page, reference: string) {
+  const row = page.locator('#refusals tr', { hasText: reference });
+  await expect.poll(() => row.count()).toBe(1);
+  return row;
+}
+
+/**
+ * A delivery refused for want of a hash by a receiver that requires one: after the fix (the
+ * receiver takes it without), the same bytes are welcome. As refusals-local.test.ts does it
+ * with the CLI.
+ */
+async function refusedForNoHash(console: TestConsole) {
+  const fields = transaction();
+  const body = stringifyJson(fields);
+  expect(await console.deliverBody(body, { hashMode: 'required' })).toBe(403);
+  return String(fields.reference);
+}
+
+async function resubmitted(page: Page) {
+  const [response] = await Promise.all([
+    page.waitForResponse((answer) => answer.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Resubmit' }).click(),
+  ]);
+  await page.waitForLoadState();
+  return response.status();
+}
+
+forEachEngine((engine: Engine) => {
+  describe('the refusals view', () => {
+    let console: TestConsole;
+    beforeAll(async () => {
+      console = await startTestConsole(engine);
+    });
+    afterAll(() => console?.close());
+
+    it('lists a refused callback with how many times it came, and shows it whole, escaped', async () => {
+      // A currency the schema refuses, and a message that must stay text on the page: markup,
+      // and a bidi override sent as the raw character (the gateway's signer would escape it).
+      const fields = transaction({ currency: 'lira', message: '<b>bold</b>\u202Egnp.exe' });
+      const reference = String(fields.reference);
+      const body = stringifyJson(fields);
+      for (let time = 0; time < 3; time++) {
+        expect(await console.deliverBody(body)).toBe(422);
+        await sleep(5); // so the first and the last delivery are told apart
+      }
+
+      const page = await console.signedIn(browser, '/refusals');
+      const row = await listed(page, reference);
+      const [first, last, ...cells] = await row.locator('td').allTextContents();
+      expect(cells.slice(0, 4)).toEqual(['3', '422', 'invalid-transaction', reference]);
+      // First and last delivery, each in its own column.
+      expect(first).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(last).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect((first as string) < (last as string)).toBe(true);
+
+      await row.getByRole('link').click();
+      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      const field = (name: string) =>
+        page.locator('dl.fields dt', { hasText: name }).locator('+ dd');
+      expect(await field('Times').textContent()).toBe('3');
+      expect(await field('Status').textContent()).toBe('422 invalid-transaction');
+      expect(await field('Fields').textContent()).toContain('currency');
+      expect(await field('First received').textContent()).toBe(first);
+      expect(await field('Last received').textContent()).toBe(last);
+      // The body as text: no element made of it, the bidi override shown as a mark.
+      const shown = page.locator('pre.body');
+      expect(await shown.locator('b').count()).toBe(0);
+      expect(await shown.textContent()).toContain('<b>bold</b>U+202Egnp.exe');
+      // Headers less credentials: the content type, never the key.
+      const headers = await page.locator('table th[scope="row"]').allTextContents();
+      expect(headers.map((name) => name.toLowerCase())).toContain('content-type');
+      expect(headers.map((name) => name.toLowerCase())).not.toContain('x-api-key');
+      await page.close();
+    });
+
+    it('resubmits a refusal after the fix and shows the receiver’s new answer', async () => {
+      const reference = await refusedForNoHash(console);
+      expect(await recorded(console, reference)).toBeUndefined();
+      const page = await console.signedIn(browser, '/refusals');
+      await (await listed(page, reference)).getByRole('link').click();
+      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      expect(await page.locator('dl.fields').textContent()).toContain('403 hash-missing');
+
+      expect(await resubmitted(page)).toBe(200);
+      expect(await page.getByRole('status').textContent()).toMatch(
+        /^Resubmitted: was 403 hash-missing; now 204 recorded\. See the transaction$/,
+      );
+      expect((await recorded(console, reference))?.reference).toEqual({ S: reference });
+      // Again: the receiver has it now, so the same bytes are a duplicate.
+      expect(await resubmitted(page)).toBe(200);
+      expect(await page.getByRole('status').textContent()).toContain('now 204 duplicate');
+      await page.close();
+    });
+
+    it('shows a refusal again when the receiver still refuses it', async () => {
+      const fields = transaction({ currency: 'lira' });
+      expect(await console.deliver(fields)).toBe(422);
+      const page = await console.signedIn(browser, '/refusals');
+      await (await listed(page, String(fields.reference))).getByRole('link').click();
+      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      expect(await resubmitted(page)).toBe(200);
+      expect(await page.getByRole('alert').textContent()).toMatch(
+        /^Resubmitted: was 422 invalid-transaction; now 422 /,
+      );
+      // Counted on the kept refusal, as any delivery of the same body is.
+      const times = page.locator('dl.fields dt', { hasText: 'Times' }).locator('+ dd');
+      expect(await times.textContent()).toBe('2');
+      await page.close();
+    });
+  });
+
+  describe('the refusals view, read-only', () => {
+    let console: TestConsole;
+    beforeAll(async () => {
+      console = await startTestConsole(engine, { mode: 'deployed', allowActions: false });
+    });
+    afterAll(() => console?.close());
+
+    it('shows no resubmit form, and a forged resubmit is refused with 403 and sends nothing', async () => {
+      const reference = await refusedForNoHash(console);
+      const page = await console.signedIn(browser, '/refusals');
+      await (await listed(page, reference)).getByRole('link').click();
+      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      expect(await page.locator('form').count()).toBe(0);
+      expect(await page.getByRole('note').textContent()).toContain(
+        'npm run console -- --allow-actions',
+      );
+
+      const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
+      const forged = await page.request.post(`${page.url()}/resubmit`, {
+        headers: { origin: console.server.origin },
+        form: { _csrf: token ?? '' },
+      });
+      expect(forged.status()).toBe(403);
+      expect(await recorded(console, reference)).toBeUndefined();
+      await page.close();
+    });
+  });
+
+  describe('the refusals view without a receiver', () => {
+    let console: TestConsole;
+    beforeAll(async () => {
+      console = await startTestConsole(engine, { mode: 'deployed', receiver: false });
+    });
+    afterAll(() => console?.close());
+
+    it('says resubmit needs a receiver URL and key, and how to give them', async () => {
+      const reference = await refusedForNoHash(console);
+      const page = await console.signedIn(browser, '/refusals');
+      await (await listed(page, reference)).getByRole('link').click();
+      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      expect(await page.locator('form').count()).toBe(0);
+      const note = await page.getByRole('note').textContent();
+      expect(note).toContain('Resubmit needs a receiver');
+      expect(note).toContain('--key-file');
+      await page.close();
+    });
+  });
+});

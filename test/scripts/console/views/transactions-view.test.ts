@@ -1,0 +1,101 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  launchChromium,
+  startTestConsole,
+  type TestConsole,
+} from '../../../support/console-browser.js';
+import { forEachEngine } from '../../../support/engines.js';
+import { transaction } from '../../../support/fixtures.js';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+forEachEngine((engine) => {
+  describe('the transactions view', () => {
+    let console: TestConsole;
+    const references: string[] = [];
+    beforeAll(async () => {
+      console = await startTestConsole(engine);
+      for (const username of ['ana', 'ben', 'ana']) {
+        const fields = transaction({ username });
+        references.push(String(fields.reference));
+        expect(await console.deliver(fields)).toBe(204);
+      }
+    });
+    afterAll(() => console?.close());
+
+    it('lists every transaction newest first, each linking to its page', async () => {
+      const page = await console.signedIn(browser, '/transactions');
+      const links = page.locator('#rows tr td a');
+      await expect.poll(() => links.allTextContents()).toEqual([...references].reverse());
+      expect(await links.first().getAttribute('href')).toBe(
+        `/transactions/${encodeURIComponent(references[2] as string)}`,
+      );
+      await page.close();
+    });
+
+    it('filters by username and by reference', async () => {
+      const page = await console.signedIn(browser, '/transactions');
+      await page.getByLabel('Username').fill('ana');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect
+        .poll(() => page.locator('#rows tr td a').allTextContents())
+        .toEqual([references[2], references[0]]);
+      await page.goto(`${console.server.origin}/transactions?reference=${references[1]}`);
+      expect(await page.locator('#rows tr td a').allTextContents()).toEqual([references[1]]);
+      await page.close();
+    });
+
+    it('shows a new transaction without a reload, within 2 s', async () => {
+      const page = await console.signedIn(browser, '/transactions');
+      await page.locator('#rows tr').first().waitFor();
+      const fields = transaction({ username: 'live' });
+      expect(await console.deliver(fields)).toBe(204);
+      const started = Date.now();
+      await page
+        .locator('#rows tr')
+        .first()
+        .getByText(String(fields.reference))
+        .waitFor({ timeout: 2_000 });
+      expect(Date.now() - started).toBeLessThanOrEqual(2_000);
+      // Once: the next polls bring nothing new.
+      await page.waitForTimeout(1_200);
+      expect(await page.getByText(String(fields.reference)).count()).toBe(1);
+      await page.close();
+    });
+
+    it('opens a transaction whose reference is a word the list uses, such as live', async () => {
+      const fields = transaction({ reference: 'live', username: 'worded' });
+      expect(await console.deliver(fields)).toBe(204);
+      const page = await console.signedIn(browser, '/transactions?username=worded');
+      await page.getByRole('link', { name: 'live', exact: true }).click();
+      await page.waitForURL(`${console.server.origin}/transactions/live`);
+      expect(await page.locator('h1').textContent()).not.toMatch(/not found/i);
+      expect(await page.getByText('worded').count()).toBeGreaterThan(0);
+      await page.close();
+    });
+
+    it('pages by cursor: Older shows the rest, and nothing twice', async () => {
+      const page = await console.signedIn(browser, '/transactions');
+      const all = await page.locator('#rows tr td a').allTextContents();
+      expect(all.length).toBeGreaterThanOrEqual(3);
+      // Two-row pages over the same data, through the server's own cursor links.
+      const seen: string[] = [];
+      let url: string | null = '/transactions?size=2';
+      await page.goto(`${console.server.origin}${url}`);
+      for (;;) {
+        seen.push(...(await page.locator('#rows tr td a').allTextContents()));
+        const older = page.getByRole('link', { name: 'Older' });
+        if ((await older.count()) === 0) break;
+        url = await older.getAttribute('href');
+        await page.goto(`${console.server.origin}${url}`);
+      }
+      expect(seen).toEqual(all);
+      await page.close();
+    });
+  });
+});

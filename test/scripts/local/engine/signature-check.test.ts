@@ -1,0 +1,160 @@
+import { createHash, createHmac } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { SourceData } from '@smithy/types';
+import { describe, expect, it } from 'vitest';
+import { newEngineCredentials } from '../../../../scripts/local/engine/engine-credentials.js';
+import {
+  checkSignature,
+  maxClockSkewMs,
+  type ReceivedRequest,
+} from '../../../../scripts/local/engine/signature-check.js';
+
+/**
+ * The signature check on its own: requests signed here with smithy's signer (as the SDK signs),
+ * then altered the ways a forger or a replaying process would.
+ */
+const credentials = newEngineCredentials();
+const now = new Date('2026-11-25T12:00:00Z');
+const body = '{"TableName":"callback-transactions"}';
+
+/** An independent hash for the signer (the check under test brings its own). */
+class NodeSha256 {
+  private readonly hash;
+  constructor(secret?: SourceData) {
+    // The signer passes a string (the secret) or the previous HMAC's bytes.
+    const key = secret as string | Uint8Array | undefined;
+    this.hash = key === undefined ? createHash('sha256') : createHmac('sha256', key);
+  }
+  update(data: Uint8Array) {
+    this.hash.update(data);
+  }
+  async digest() {
+    return new Uint8Array(this.hash.digest());
+  }
+  reset() {}
+}
+
+async function signed(
+  options: {
+    signingDate?: Date;
+    unsignableHeaders?: Set<string>;
+    extraHeaders?: Record<string, string>;
+    signWith?: typeof credentials;
+  } = {},
+): Promise<ReceivedRequest> {
+  const signer = new SignatureV4({
+    credentials: options.signWith ?? credentials,
+    region: 'us-east-1',
+    service: 'dynamodb',
+    sha256: NodeSha256,
+  });
+  const request = await signer.sign(
+    {
+      method: 'POST',
+      protocol: 'http:',
+      hostname: '127.0.0.1',
+      port: 4567,
+      path: '/',
+      headers: {
+        host: '127.0.0.1:4567',
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.Scan',
+        ...options.extraHeaders,
+      },
+      body,
+    },
+    {
+      signingDate: options.signingDate ?? now,
+      ...(options.unsignableHeaders ? { unsignableHeaders: options.unsignableHeaders } : {}),
+    },
+  );
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  return { method: 'POST', url: '/', headers, body: Buffer.from(body) };
+}
+
+describe('checkSignature', () => {
+  it('accepts a request signed with the run credentials', async () => {
+    expect(await checkSignature(await signed(), credentials, now)).toEqual({ ok: true });
+  });
+
+  it('refuses the same request with a body changed after signing', async () => {
+    const request = await signed();
+
+    const verdict = await checkSignature(
+      { ...request, body: Buffer.from('{"TableName":"other"}') },
+      credentials,
+      now,
+    );
+
+    expect(verdict).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
+  });
+
+  it('refuses a signed header changed after signing (another operation)', async () => {
+    const request = await signed();
+    const headers = { ...request.headers, 'x-amz-target': 'DynamoDB_20120810.DeleteTable' };
+
+    const verdict = await checkSignature({ ...request, headers }, credentials, now);
+
+    expect(verdict).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
+  });
+
+  it('refuses an x-amz-content-sha256 that is not the hash of the body', async () => {
+    const request = await signed({ extraHeaders: { 'x-amz-content-sha256': 'e'.repeat(64) } });
+
+    const verdict = await checkSignature(request, credentials, now);
+
+    expect(verdict).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/does not match the body/),
+    });
+  });
+
+  it('refuses a signature older or newer than the allowed clock skew', async () => {
+    const old = await signed({ signingDate: new Date(now.getTime() - maxClockSkewMs - 1_000) });
+    const future = await signed({ signingDate: new Date(now.getTime() + maxClockSkewMs + 1_000) });
+    const recent = await signed({ signingDate: new Date(now.getTime() - maxClockSkewMs + 1_000) });
+
+    expect(await checkSignature(old, credentials, now)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/expired/),
+    });
+    expect(await checkSignature(future, credentials, now)).toMatchObject({ ok: false });
+    expect(await checkSignature(recent, credentials, now)).toEqual({ ok: true });
+  });
+
+  it('refuses a signature that leaves out host', async () => {
+    const request = await signed({ unsignableHeaders: new Set(['host']) });
+
+    const verdict = await checkSignature(request, credentials, now);
+
+    expect(request.headers.authorization).not.toMatch(/SignedHeaders=[^,]*host/);
+    expect(verdict).toMatchObject({
+      ok: false,
+      message: 'The signature must cover host and x-amz-date',
+    });
+  });
+
+  it('refuses other credentials, naming no secret in its answer', async () => {
+    const other = newEngineCredentials();
+    const verdict = await checkSignature(await signed({ signWith: other }), credentials, now);
+
+    expect(verdict).toMatchObject({ ok: false, type: 'UnrecognizedClientException' });
+    expect(JSON.stringify(verdict)).not.toContain(credentials.accessKeyId);
+    expect(JSON.stringify(verdict)).not.toContain(other.accessKeyId);
+  });
+
+  it('refuses a query-string (presigned) signature: only the Authorization header counts', async () => {
+    const request = await signed();
+    const { authorization: _, ...headers } = request.headers;
+
+    const verdict = await checkSignature(
+      { ...request, url: '/?X-Amz-Algorithm=AWS4-HMAC-SHA256', headers },
+      credentials,
+      now,
+    );
+
+    expect(verdict).toMatchObject({ ok: false, type: 'MissingAuthenticationTokenException' });
+  });
+});

@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  callbackBody,
+  type GatewayTransaction,
+  sampleTransaction,
+} from '../../../scripts/gateway/gateway-callback.js';
+import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
+
+/**
+ * `startLocalServer` is what benchmarks and hardening tests use to run local mode inside their
+ * own process. The handler reads its configuration at import, so each server must get a fresh
+ * instance of it.
+ */
+
+const transaction = (reference: string): GatewayTransaction =>
+  sampleTransaction({ id: '9007199254740993', reference });
+
+const post = (server: LocalServer, key: string, reference: string) =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: callbackBody(transaction(reference), key),
+  });
+
+describe('startLocalServer', () => {
+  const servers: LocalServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+  });
+
+  it('runs two servers with different keys side by side in one process', async () => {
+    const first = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key-one' });
+    servers.push(first);
+    const second = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key-two' });
+    servers.push(second);
+
+    const answers = await Promise.all([
+      post(first, 'key-one', 'ref-1'),
+      post(first, 'key-two', 'ref-2'),
+      post(second, 'key-two', 'ref-3'),
+      post(second, 'key-one', 'ref-4'),
+    ]);
+
+    expect(answers.map((answer) => answer.status)).toEqual([204, 401, 204, 401]);
+    expect(first.engine.endpoint).not.toBe(second.engine.endpoint);
+  });
+
+  it('answers a redelivery as a duplicate', async () => {
+    const server = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
+    servers.push(server);
+
+    const first = await post(server, 'key', 'ref-dup');
+    const again = await post(server, 'key', 'ref-dup');
+
+    expect(first.headers.get('x-callback-outcome')).toBe('recorded');
+    expect(again.status).toBe(204);
+    expect(again.headers.get('x-callback-outcome')).toBe('duplicate');
+  });
+
+  it('counts its callbacks for the console, each server its own', async () => {
+    const server = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
+    servers.push(server);
+
+    await post(server, 'key', 'ref-counted');
+    await post(server, 'key', 'ref-counted');
+    await post(server, 'wrong', 'ref-other');
+
+    const { totals } = await server.activity.series('hour');
+    expect([totals.recorded, totals.duplicate, totals.unauthorized]).toEqual([1, 1, 1]);
+  });
+});

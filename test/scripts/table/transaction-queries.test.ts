@@ -1,0 +1,186 @@
+import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  indexNames,
+  type TableDefinition,
+  timeShards,
+  transactionsTable,
+} from '../../../lambda/storage/table-definition.js';
+import type { TransactionRecord } from '../../../lambda/storage/transaction-store.js';
+import { createTableInput } from '../../../scripts/local/engine/create-table-input.js';
+import { ensureTable } from '../../../scripts/local/engine/local-engine.js';
+import { summarize } from '../../../scripts/query/transaction-summary.js';
+import type { StoredItem } from '../../../scripts/table/stored-item.js';
+import { timeWindow } from '../../../scripts/table/time-window.js';
+import {
+  listByTime,
+  listByUsername,
+  type QueryContext,
+} from '../../../scripts/table/transaction-queries.js';
+import { createTestTable, type Engine, engines, type TestTable } from '../../support/engines.js';
+import { storeTransactions, syntheticRecords } from '../../support/stored-transactions.js';
+
+const end = new Date('2026-11-20T00:00:00.000Z');
+/** 300 transactions over three days before `end`, with big and fractional amounts. */
+const records = syntheticRecords({ count: 300, spanDays: 3, end, seed: 7, usernames: 5 });
+
+async function collect(items: AsyncIterable<StoredItem>): Promise<StoredItem[]> {
+  const all: StoredItem[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+const referencesOf = (items: readonly { reference?: unknown }[]) =>
+  items.map((item) => String(item.reference));
+
+/** The brute-force answer: filter every record by the window, sort newest first. */
+function expectedIn(since: string, until: string): TransactionRecord[] {
+  return records
+    .filter((record) => record.receivedAt >= since && record.receivedAt < until)
+    .sort(
+      (a, b) =>
+        b.receivedAt.localeCompare(a.receivedAt) ||
+        a.transaction.reference.localeCompare(b.transaction.reference),
+    );
+}
+
+/** Counts the Query requests a client sends. */
+function countQueries(client: DynamoDBClient): { readonly count: () => number } {
+  let queries = 0;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName === 'QueryCommand') queries++;
+      return next(args);
+    },
+    { step: 'initialize', name: `countQueries${Math.random()}` },
+  );
+  return { count: () => queries };
+}
+
+describe.each(engines)('time-window queries on %s', (engine: Engine) => {
+  let table: TestTable;
+  let context: QueryContext;
+  beforeAll(async () => {
+    table = await createTestTable(engine);
+    context = { client: table.client, tableName: table.tableName };
+    await storeTransactions(table.client, table.tableName, records);
+  }, 60_000);
+  afterAll(() => table?.drop());
+
+  it('returns exactly the transactions of [since, until), newest first', async () => {
+    // Bounds on stored times: the first is included, the last excluded.
+    const since = (records[200] as TransactionRecord).receivedAt;
+    const until = (records[100] as TransactionRecord).receivedAt;
+
+    const found = await collect(listByTime(context, timeWindow(since, until), {}));
+
+    expect(referencesOf(found)).toEqual(
+      expectedIn(since, until).map((record) => record.transaction.reference),
+    );
+    expect(found.map((item) => item.receivedAt)).toContain(since);
+    expect(found.map((item) => item.receivedAt)).not.toContain(until);
+  });
+
+  it('pages through every shard: a page of 7 gives the same answer as one big page', async () => {
+    const window = timeWindow('2026-11-17', '2026-11-20');
+
+    const paged = await collect(listByTime({ ...context, pageSize: 7 }, window, {}));
+
+    expect(referencesOf(paged)).toEqual(
+      expectedIn(window.since, '2026-11-20T00:00:00.000Z').map((r) => r.transaction.reference),
+    );
+    expect(paged).toHaveLength(300);
+  });
+
+  it('costs one query per shard whatever the window: a day, or twenty-six years', async () => {
+    const counter = countQueries(table.client);
+
+    await collect(listByTime(context, timeWindow('2026-11-19', '2026-11-20'), {}));
+    const oneDay = counter.count();
+    await collect(listByTime(context, timeWindow('2000-01-01', '2026-11-20'), {}));
+    const years = counter.count() - oneDay;
+
+    expect(oneDay).toBe(timeShards);
+    expect(years).toBe(timeShards);
+  });
+
+  it('filters by type and status on the index', async () => {
+    const found = await collect(
+      listByTime(context, timeWindow('2026-11-17', '2026-11-20'), {
+        type: 'Withdrawal',
+        status: 'Reject',
+      }),
+    );
+
+    const expected = records.filter(
+      (r) => r.transaction.type === 'Withdrawal' && r.transaction.status === 'Reject',
+    );
+    expect(new Set(referencesOf(found))).toEqual(
+      new Set(expected.map((r) => r.transaction.reference)),
+    );
+  });
+
+  it("lists a user's transactions newest first from the byUser index", async () => {
+    const username = (records[0] as TransactionRecord).transaction.username;
+
+    const found = await collect(listByUsername(context, username, {}));
+
+    const expected = expectedIn('0', '9').filter((r) => r.transaction.username === username);
+    expect(referencesOf(found)).toEqual(expected.map((r) => r.transaction.reference));
+  });
+
+  it('sums amounts exactly per currency, type, status and day, as a brute-force oracle does', async () => {
+    const window = timeWindow('2026-11-17T12:00:00Z', '2026-11-19T12:00:00Z');
+
+    const rows = await summarize(listByTime(context, window, {}), { byDay: true });
+
+    expect(rows).toEqual(oracleSummary(expectedIn(window.since, '2026-11-19T12:00:00.000Z')));
+    expect(rows.some((row) => row.amount.replace('.', '').length > 16)).toBe(true);
+  });
+});
+
+describe.each(engines)('a table whose indexes differ on %s', (engine: Engine) => {
+  let table: TestTable;
+  beforeAll(async () => {
+    table = await createTestTable(engine);
+  });
+  afterAll(() => table?.drop());
+
+  it('is refused by local mode, saying what to do', async () => {
+    const name = `drifted-${table.tableName}`;
+    const withoutByUser: TableDefinition = {
+      ...transactionsTable,
+      indexes: transactionsTable.indexes.filter((index) => index.indexName !== indexNames.byUser),
+    };
+    await table.client.send(new CreateTableCommand(createTableInput(name, withoutByUser)));
+
+    await expect(ensureTable(table.client, name, { create: false })).rejects.toThrow(
+      /index byUser is missing.*older version.*delete the data folder/s,
+    );
+  });
+});
+
+/**
+ * The summary by integer arithmetic on hundredths (every synthetic amount has at most two
+ * fraction digits), independent of big.js.
+ */
+function oracleSummary(selected: readonly TransactionRecord[]) {
+  const groups = new Map<string, { count: number; hundredths: bigint }>();
+  for (const { transaction: t, receivedAt } of selected) {
+    const key = [receivedAt.slice(0, 10), t.currency, t.type, t.status].join('|');
+    const [whole, fraction = ''] = t.amount.split('.');
+    const hundredths = BigInt(whole as string) * 100n + BigInt(fraction.padEnd(2, '0') || '0');
+    const group = groups.get(key) ?? { count: 0, hundredths: 0n };
+    groups.set(key, { count: group.count + 1, hundredths: group.hundredths + hundredths });
+  }
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, { count, hundredths }]) => {
+      const [day, currency, type, status] = key.split('|');
+      const whole = hundredths / 100n;
+      const cents = hundredths % 100n;
+      const fraction =
+        cents === 0n ? '' : `.${cents.toString().padStart(2, '0').replace(/0$/, '')}`;
+      return { day, currency, type, status, count, amount: `${whole}${fraction}` };
+    });
+}
