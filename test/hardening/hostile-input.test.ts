@@ -83,7 +83,7 @@ describe.each(engines)('hostile input on %s', (engine) => {
         keys: [keys.current, keys.rotated],
         hashMode,
         // Thousands of distinct refused bodies in a few minutes: this proves keeping, so the
-        // per-minute bound (tested in test/refusals) is set out of reach.
+        // per-minute bound (tested in test/lambda/refusals) is set out of reach.
         refusals: new DynamoDbRefusalStore(refusals.client, refusals.tableName, {
           keptPerMinute: 1_000_000,
         }),
