@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -216,8 +216,11 @@ forEachEngine((engine) => {
   let expected: string[];
   let report: Fields[];
   let tableAsRead: Parameters<typeof oracle>[1];
+  /** The folder of the reports the command-line tests write, removed after them. */
+  let dir: string;
 
   beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
     table = await createTestTable(engine);
     const store = new DynamoDbTransactionStore(table.client, table.tableName);
     const built = scenario();
@@ -255,7 +258,21 @@ forEachEngine((engine) => {
     }
     expected = oracle(report, tableAsRead);
   });
-  afterAll(() => table.drop());
+  afterAll(async () => {
+    await table.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** Saves a report in the tests' folder, as an operator saves one, and returns its path. */
+  const reportFile = async (name: string, text: string) => {
+    const path = join(dir, name);
+    await writeFile(path, text);
+    return path;
+  };
+  const commandEnv = () => ({
+    AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine),
+    TABLE_NAME: table.tableName,
+  });
 
   // The window's first millisecond holds one transaction, with no conflicts: the two tests of a
   // report that should agree read just it.
@@ -328,10 +345,11 @@ forEachEngine((engine) => {
   });
 
   it('runs as npm run reconcile: exit 1 with differences in each format, exit 0 when all agree', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
-    const differing = join(dir, 'report.csv');
-    await writeFile(differing, csv(report, ['reference', 'amount', 'currency', 'type', 'status']));
-    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const differing = await reportFile(
+      'report.csv',
+      csv(report, ['reference', 'amount', 'currency', 'type', 'status']),
+    );
+    const env = commandEnv();
     const args = ['--since', since, '--until', until];
 
     const counts = { missing: 2, mismatch: 3, unexpected: 1 };
@@ -363,23 +381,20 @@ forEachEngine((engine) => {
     // exactly it agrees.
     const edge = firstMillisecond();
     expect(edge).toHaveLength(1);
-    const agreeing = join(dir, 'agreeing.jsonl');
-    await writeFile(agreeing, jsonLines(edge));
+    const agreeing = await reportFile('agreeing.jsonl', jsonLines(edge));
     const passing = await reconcileFirstMillisecond(agreeing, env);
     expect(passing.stdout).toContain('1 of 1 report rows agree');
     expect(passing.code).toBe(0);
   });
 
   it('escapes a reference that would drive the terminal, in both formats', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
-    const path = join(dir, 'hostile.csv');
     // C1 CSI and a right-to-left override pass the reference rules; they must not reach a terminal raw.
     const hostile = 'evil\u009b31m\u202edesrever';
-    await writeFile(
-      path,
+    const path = await reportFile(
+      'hostile.csv',
       `reference,amount,currency,type,status\n${hostile},1,TRY,Deposit,Confirm\n`,
     );
-    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const env = commandEnv();
     const args = [path, '--since', since, '--until', until];
 
     const tables = await runScript('reconcile', args, env);
@@ -396,13 +411,14 @@ forEachEngine((engine) => {
   });
 
   it('shows the first 20 differences of a kind and counts the rest; --output FILE gets them all', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
-    const path = join(dir, 'unknown.csv');
     // 45 references never recorded; the first would run as a formula in a spreadsheet.
     const unknown = Array.from({ length: 45 }, (_, i) => (i === 0 ? '=cmd|calc' : `never-${i}`));
     const lines = unknown.map((reference) => `"${reference}",1,TRY,Deposit,Confirm`);
-    await writeFile(path, `reference,amount,currency,type,status\n${lines.join('\n')}\n`);
-    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const path = await reportFile(
+      'unknown.csv',
+      `reference,amount,currency,type,status\n${lines.join('\n')}\n`,
+    );
+    const env = commandEnv();
     const args = [path, '--since', since, '--until', until];
     const out = join(dir, 'differences.csv');
 
@@ -427,10 +443,8 @@ forEachEngine((engine) => {
   });
 
   it('reads a JSON Lines report that begins with a byte order mark, whatever its name', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
-    const path = join(dir, 'report.txt');
-    await writeFile(path, `\uFEFF${jsonLines(firstMillisecond())}`);
-    const env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };
+    const path = await reportFile('report.txt', `\uFEFF${jsonLines(firstMillisecond())}`);
+    const env = commandEnv();
 
     const result = await reconcileFirstMillisecond(path, env);
 
@@ -439,16 +453,15 @@ forEachEngine((engine) => {
   });
 
   it('exits 2 from npm run reconcile on a malformed row, naming the line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'reconcile-'));
-    const path = join(dir, 'bad.csv');
-    await writeFile(
-      path,
+    const path = await reportFile(
+      'bad.csv',
       'reference,amount,currency,type,status\nr-1,100,TRY,Deposit,Confirm\nr-2,100,try,Deposit,Confirm\n',
     );
-    const result = await runScript('reconcile', [path, '--since', since, '--until', until], {
-      AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine),
-      TABLE_NAME: table.tableName,
-    });
+    const result = await runScript(
+      'reconcile',
+      [path, '--since', since, '--until', until],
+      commandEnv(),
+    );
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('line 3: currency must be three uppercase letters');
