@@ -1,4 +1,5 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
@@ -21,6 +22,25 @@ import { receiverWith } from './receiver.js';
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** `extraArgs`: more switches, e.g. `--host-resolver-rules` to point a name at 127.0.0.1. */
+/**
+ * One Chromium for a test file: launched in its `beforeAll`, closed in its `afterAll`. The value
+ * stands for the browser from the first test on (it forwards to the one launched).
+ */
+export function sharedChromium(): Browser {
+  let launched: Browser | undefined;
+  beforeAll(async () => {
+    launched = await launchChromium();
+  });
+  afterAll(() => launched?.close());
+  return new Proxy({} as Browser, {
+    get(_target, name) {
+      if (launched === undefined) throw new Error('Chromium starts in beforeAll: use it in tests');
+      const value: unknown = Reflect.get(launched, name);
+      return typeof value === 'function' ? value.bind(launched) : value;
+    },
+  });
+}
+
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,

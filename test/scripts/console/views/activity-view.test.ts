@@ -5,7 +5,7 @@ import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-tr
 import { createActivityRecorder } from '../../../../scripts/local/activity-recorder.js';
 import { startGatewayServer } from '../../../../scripts/local/gateway-server.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
@@ -13,11 +13,7 @@ import { forEachEngine } from '../../../support/engines.js';
 import { signed, specKey, transaction } from '../../../support/fixtures.js';
 import { receiverWith } from '../../../support/receiver.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 /** Everything the page reports about its Content-Security-Policy, from both the DOM and the console. */
 async function watchCsp(page: Page): Promise<string[]> {

@@ -7,7 +7,7 @@ import type { SerializableValue } from '../../../../lambda/json/json-text.js';
 import { settleConflict } from '../../../../scripts/settle/settle.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
@@ -18,11 +18,7 @@ import { streamRecord } from '../../../support/stream-records.js';
 /** What local mode's settle records as the operator: the OS user, as `npm run settle` does. */
 const localOperator = `local:${userInfo().username}`;
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 /** A stored transaction and one conflicting delivery of it: the amount and an extra member. */
 async function conflicted(console: TestConsole) {

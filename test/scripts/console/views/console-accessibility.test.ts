@@ -7,7 +7,7 @@ import { sections } from '../../../../scripts/console/html/layout.js';
 import { consoleViews } from '../../../../scripts/console/views/console-views.js';
 import { createActivityRecorder } from '../../../../scripts/local/activity-recorder.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
@@ -40,10 +40,9 @@ const missing = sections.filter((section) => !gets.includes(section.path));
 const focusables =
   'a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
 
-let browser: Browser;
+const browser = sharedChromium();
 let console: TestConsole;
 beforeAll(async () => {
-  browser = await launchChromium();
   // Layout and keyboard do not depend on the engine (the views' own tests run on both).
   // With figures, so the Activity view lays out its charts and tables, not its empty notice.
   const activity = createActivityRecorder();
@@ -68,10 +67,7 @@ beforeAll(async () => {
     await console.deliver(fields);
   }
 });
-afterAll(async () => {
-  await console?.close();
-  await browser?.close();
-});
+afterAll(() => console?.close());
 
 describe('the console, by keyboard and at 390 px', () => {
   it('has a view for at least the transactions section', () => {

@@ -1,7 +1,7 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
@@ -16,17 +16,13 @@ const digest = '3e20f227d66c2d34684a1b284f5e909bf8cb2113bea72cf0a83adf6b4c7cf85d
 const wire =
   '{"id":1048577,"username":"deniz.kaya","firstName":"Çağrı","lastName":"Öztürk","amount":250075,"currency":"TRY","type":"Withdrawal","status":"Reject","message":"Hesap doğrulanamadı","reference":"5b0c2f6e-7d4a-4c1b-9a3e-2f8d6b1c0e94","hash":"3e20f227d66c2d34684a1b284f5e909bf8cb2113bea72cf0a83adf6b4c7cf85d"}';
 
-let browser: Browser;
+const browser = sharedChromium();
 let console: TestConsole;
 beforeAll(async () => {
-  browser = await launchChromium();
   // The view reads no table: one engine is enough.
   console = await startTestConsole(engines[0] ?? 'dynalite', { allowActions: false });
 });
-afterAll(async () => {
-  await console?.close();
-  await browser?.close();
-});
+afterAll(() => console?.close());
 
 /** Every request the page makes, as sent: URL, body and header values. */
 function recordRequests(page: Page): string[] {

@@ -3,18 +3,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxReportBytes } from '../../../../scripts/console/views/reconcile-view.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
 import { forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 const today = new Date().toISOString().slice(0, 10);
 

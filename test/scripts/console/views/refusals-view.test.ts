@@ -4,18 +4,14 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../../lambda/json/json-text.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
 import { type Engine, forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 async function recorded(console: TestConsole, reference: string) {
   const { Item } = await console.table.client.send(

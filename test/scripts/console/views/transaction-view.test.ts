@@ -17,7 +17,7 @@ import { settleConflict } from '../../../../scripts/settle/settle.js';
 import { orderAttributes } from '../../../../scripts/table/stored-item.js';
 import { getTransaction } from '../../../../scripts/table/transaction-queries.js';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
@@ -26,11 +26,7 @@ import { signed, specKey, transaction } from '../../../support/fixtures.js';
 import { recordOf } from '../../../support/stream-records.js';
 import { readStream } from '../../../support/table-stream.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 /** The text of each cell of a table's rows, by the row's header cell. */
 async function rowsOf(page: Page, table: string): Promise<[string, string][]> {

@@ -1,18 +1,14 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  launchChromium,
+  sharedChromium,
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
 import { forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(() => browser?.close());
+const browser = sharedChromium();
 
 forEachEngine((engine) => {
   describe('the transactions view', () => {
