@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { refusalListAttributes, refusalsTable } from '../../lambda/refusals/refusals-table.js';
 import type { ListingView } from '../cli/output/listing.js';
-import type { KeptRefusal, RefusalSummary } from '../table/kept-refusals.js';
+import type { KeptRefusal, RefusalSummary } from '../table/refusal-item.js';
 import { exactJson } from '../table/stored-item.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

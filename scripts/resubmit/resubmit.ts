@@ -1,4 +1,4 @@
-import type { KeptRefusal } from '../table/kept-refusals.js';
+import type { KeptRefusal } from '../table/refusal-item.js';
 
 /** Where a kept body is sent again: the receiver's POST …/callback URL and a key it accepts. */
 export interface ResubmitTarget {

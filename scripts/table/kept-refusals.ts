@@ -5,8 +5,6 @@ import {
   paginateQuery,
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
-import type { FieldError } from '../../lambda/callback/transaction-schema.js';
-import type { RefusalRecord } from '../../lambda/refusals/refusal.js';
 import {
   listShardOf,
   listShards,
@@ -15,36 +13,11 @@ import {
 } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
+import { type KeptRefusal, kept, type RefusalSummary, summary } from './refusal-item.js';
 import { type KnownLock, type TargetFlags, withTarget } from './table-target.js';
 import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
-
-/** What the list view shows of a kept refusal: the index entry, no body, no headers. */
-export type RefusalSummary = Pick<
-  KeptRefusal,
-  | 'digest'
-  | 'lastReceivedAt'
-  | 'deliveries'
-  | 'status'
-  | 'problem'
-  | 'reference'
-  | 'bodyBytes'
-  | 'bodyKept'
->;
-
-/** A kept refusal read back: what the receiver kept, with its deliveries and expiry. */
-export interface KeptRefusal extends Omit<RefusalRecord, 'receivedAt'> {
-  readonly firstReceivedAt: string;
-  readonly lastReceivedAt: string;
-  readonly deliveries: number;
-  /** Whether `body` is all of the `bodyBytes` received. */
-  readonly bodyKept: 'whole' | 'part';
-  /** Whether `headers` are all that were received (less credentials), or some were left out. */
-  readonly headersKept: 'whole' | 'part';
-  /** When DynamoDB's TTL may delete it. */
-  readonly expiresAt: string;
-}
 
 export interface RefusalFilters {
   /** Last delivered at or after (ISO-8601). */
@@ -272,41 +245,4 @@ async function getRefusal(
     }),
   );
   return output.Item ? kept(output.Item) : undefined;
-}
-
-function summary(item: Item): RefusalSummary {
-  const text = (name: string) => item[name]?.S;
-  const number = (name: string) => Number(item[name]?.N ?? 0);
-  const reference = text('reference');
-  return {
-    digest: text(refusalsTable.partitionKey) ?? '',
-    lastReceivedAt: text(refusalsTable.lastReceivedAt) ?? '',
-    deliveries: number('deliveries'),
-    status: number('status'),
-    problem: text('problem') ?? '',
-    ...(reference !== undefined ? { reference } : {}),
-    bodyBytes: number('bodyBytes'),
-    bodyKept: text('bodyKept') === 'part' ? 'part' : 'whole',
-  };
-}
-
-function kept(item: Item): KeptRefusal {
-  const text = (name: string) => item[name]?.S;
-  const number = (name: string) => Number(item[name]?.N ?? 0);
-  const fieldErrors = text('fieldErrors');
-  return {
-    ...summary(item),
-    ...(fieldErrors ? { fieldErrors: JSON.parse(fieldErrors) as FieldError[] } : {}),
-    ...(item.id?.S !== undefined ? { id: item.id.S } : {}),
-    firstReceivedAt: text('firstReceivedAt') ?? '',
-    body: item.rawBody?.B ?? new Uint8Array(),
-    headers: JSON.parse(text('headers') ?? '{}') as Record<string, string>,
-    // Absent on an item written by hand (tests, tools): nothing says a header was left out.
-    headersKept: text('headersKept') === 'part' ? 'part' : 'whole',
-    headersDropped: number('headersDropped'),
-    keyId: text('keyId') ?? '',
-    requestId: text('requestId') ?? '',
-    sourceIp: text('sourceIp') ?? '',
-    expiresAt: new Date(number(refusalsTable.expiresAt) * 1000).toISOString(),
-  };
 }

@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
 import { answerText, resubmitRefusal } from '../../resubmit/resubmit.js';
-import type { KeptRefusal } from '../../table/kept-refusals.js';
+import type { KeptRefusal } from '../../table/refusal-item.js';
 import type { ConsoleContext, ConsoleEnv, ConsoleReceiver } from '../console-context.js';
 import { actionsOffNotice } from '../html/actions-off.js';
 import { csrfField, page } from '../html/layout.js';

@@ -7,7 +7,7 @@ import {
   refusalRecord,
   refusalView,
 } from '../../../scripts/query/refusal-view.js';
-import type { KeptRefusal } from '../../../scripts/table/kept-refusals.js';
+import type { KeptRefusal } from '../../../scripts/table/refusal-item.js';
 import { exactJson } from '../../../scripts/table/stored-item.js';
 
 async function asJson(refusals: KeptRefusal[]): Promise<string> {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { explainNetworkFailure } from '../../../scripts/gateway/delivery-failure.js';
 import { answerText, resubmitRefusal } from '../../../scripts/resubmit/resubmit.js';
-import type { KeptRefusal } from '../../../scripts/table/kept-refusals.js';
+import type { KeptRefusal } from '../../../scripts/table/refusal-item.js';
 
 const body = Buffer.from('{"reference":"ref-1","amount":1}');
 const refusal = {
