@@ -88,6 +88,8 @@ describe('--help', () => {
     'verify',
     'resubmit',
     'settle',
+    'console',
+    'console:screenshots',
     'fault-proxy',
     'dynamodb-local:fetch',
     'bench',
