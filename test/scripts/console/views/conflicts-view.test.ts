@@ -1,6 +1,6 @@
 import { userInfo } from 'node:os';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventForRecord } from '../../../../lambda/events/stream-record-event.js';
 import type { SerializableValue } from '../../../../lambda/json/json-text.js';

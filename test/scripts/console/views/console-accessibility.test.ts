@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Hono } from 'hono';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleContext, ConsoleEnv } from '../../../../scripts/console/console-context.js';
 import { sections } from '../../../../scripts/console/html/layout.js';

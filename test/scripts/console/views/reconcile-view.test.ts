@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxReportBytes } from '../../../../scripts/console/views/reconcile-view.js';
 import {
