@@ -113,10 +113,23 @@ function filterForm(filters: TransactionFilters) {
     html`<label>${label}<input name="${name}" value="${filters[name] ?? ''}"${hint ? html` placeholder="${hint}"` : ''}></label>`;
   return html`<form class="filters" method="get" action="/transactions" role="search">
 ${field('reference', 'Reference')}${field('username', 'Username')}
-${field('status', 'Status', 'Confirm')}${field('type', 'Type', 'Deposit')}
+${choice('status', 'Status', filters)}${choice('type', 'Type', filters)}
 ${field('since', 'Since (UTC)', '2026-11-25')}${field('until', 'Until (UTC)', '2026-11-25T12:00')}
 <button type="submit">Filter</button> <a href="/transactions">Clear</a>
 </form>`;
+}
+
+/** A field declared as an enumeration, offered as its values (the declaration is the list). */
+function choice(name: 'status' | 'type', label: string, filters: TransactionFilters) {
+  const field = transactionFields[name];
+  const values = field.kind === 'enumeration' ? (field.values ?? []) : [];
+  const selected = filters[name];
+  if (values.length === 0) {
+    return html`<label>${label}<input name="${name}" value="${selected ?? ''}"></label>`;
+  }
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${values.map(
+    (value) => html`<option${value === selected ? html` selected` : ''}>${value}</option>`,
+  )}</select></label>`;
 }
 
 function filtersOf(c: Context<ConsoleEnv>): TransactionFilters {

@@ -1,4 +1,3 @@
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   sharedChromium,
@@ -61,6 +60,26 @@ forEachEngine((engine) => {
       // Once: the next polls bring nothing new.
       await page.waitForTimeout(1_200);
       expect(await page.getByText(String(fields.reference)).count()).toBe(1);
+      await page.close();
+    });
+
+    it('filters by status and type, chosen from the declared values', async () => {
+      const fields = transaction({ username: 'chooser', status: 'Reject', type: 'Withdrawal' });
+      expect(await console.deliver(fields)).toBe(204);
+      expect(await console.deliver(transaction({ username: 'chooser' }))).toBe(204);
+      const page = await console.signedIn(browser, '/transactions?username=chooser');
+      expect(await page.getByLabel('Status').locator('option').allTextContents()).toEqual([
+        'any',
+        'Confirm',
+        'Reject',
+      ]);
+      await page.getByLabel('Status').selectOption('Reject');
+      await page.getByLabel('Type').selectOption('Withdrawal');
+      await page.getByRole('button', { name: 'Filter' }).click();
+      await expect
+        .poll(() => page.locator('#rows tr td a').allTextContents())
+        .toEqual([String(fields.reference)]);
+      expect(await page.getByLabel('Status').inputValue()).toBe('Reject');
       await page.close();
     });
 
