@@ -5,13 +5,14 @@
  *
  *   node --import tsx bench/refusals/scan-refusals.ts <endpoint> <table> table|json|prefix <p>
  */
-import { type AttributeValue, DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, paginateScan } from '@aws-sdk/client-dynamodb';
 import { textTable } from '../../scripts/cli/output/text-table.js';
-import { localCredentials, localRegion } from '../../scripts/local/engine/local-engine.js';
+import { requestHandler } from '../../scripts/cli/request-handler.js';
+import { localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
 import { exactJson } from '../../scripts/table/stored-item.js';
 
 const [endpoint, tableName, mode, prefix] = process.argv.slice(2);
-const client = new DynamoDBClient({ endpoint, region: localRegion, credentials: localCredentials });
+const client = localDynamoDbClient(endpoint as string, { requestHandler });
 
 type Item = Record<string, AttributeValue>;
 const items: Item[] = [];

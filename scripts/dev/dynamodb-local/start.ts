@@ -108,7 +108,12 @@ async function launch(java: string, dir: string, port: number): Promise<RunningE
 async function answering(endpoint: string, abortSignal: AbortSignal): Promise<void> {
   const client = localDynamoDbClient(endpoint, {
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 5_000 },
+    // A hung probe fails and is polled again: without the flag the timeout only logs a warning.
+    requestHandler: {
+      connectionTimeout: 1_000,
+      requestTimeout: 5_000,
+      throwOnRequestTimeout: true,
+    },
   });
   try {
     await waitUntilTableNotExists(
