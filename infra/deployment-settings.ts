@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { deploymentOptions, type OptionName, optionNames } from './deployment-options.js';
+import { listEntries } from './option-values.js';
 
 /*
  * A deployment's options validated together (each by its schema in deployment-options.ts, then
@@ -59,16 +60,11 @@ export function parseDeploymentOptions(
     const problems = result.error.issues.map(({ path: [name, ...rest], message }) => {
       // The item of a list, e.g. the bad CIDR, by its position and value.
       const index = typeof rest[0] === 'number' ? rest[0] : undefined;
-      const given = index === undefined ? undefined : listItem(options[String(name)], index);
+      const given = index === undefined ? undefined : listEntries(options[String(name)])[index];
       const where = index === undefined ? '' : ` item ${index + 1} (${JSON.stringify(given)})`;
       return `"${String(name)}"${where} ${message}`;
     });
     throw new DeploymentOptionError(`Invalid deployment option: ${problems.join('; ')}`);
   }
   return result.data;
-}
-
-function listItem(value: unknown, index: number): unknown {
-  const items = Array.isArray(value) ? value : String(value).split(',');
-  return items.map((item) => String(item).trim()).filter((item) => item !== '')[index];
 }

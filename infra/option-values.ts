@@ -29,9 +29,7 @@ export const cidr = z
   .string()
   .trim()
   .toLowerCase()
-  .transform((value) =>
-    value.includes('/') ? value : `${value}/${value.includes(':') ? 128 : 32}`,
-  )
+  .transform((value) => (value.includes('/') ? value : `${value}/${isIpv6Cidr(value) ? 128 : 32}`))
   .pipe(
     z
       .union([z.cidrv4(), z.cidrv6()], { error: 'must be an IPv4 or IPv6 address or CIDR' })
@@ -41,9 +39,18 @@ export const cidr = z
 /** A JSON array in cdk.json, or comma-separated on the command line; blanks dropped. */
 export const listOf = <Item extends z.ZodType<unknown, string>>(item: Item, empty: string) =>
   z
-    .union([z.array(z.string()), z.string().transform((value) => value.split(','))])
-    .transform((items) => items.map((entry) => entry.trim()).filter((entry) => entry !== ''))
+    .union([z.array(z.string()), z.string()])
+    .transform(listEntries)
     .pipe(z.array(item).min(1, empty));
+
+/**
+ * A list option's entries as {@link listOf} reads them (split on commas when a string, trimmed,
+ * blanks dropped): error messages name a bad item by the same position.
+ */
+export function listEntries(value: unknown): string[] {
+  const items: readonly unknown[] = Array.isArray(value) ? value : String(value).split(',');
+  return items.map((entry) => String(entry).trim()).filter((entry) => entry !== '');
+}
 
 export const retentionValues = Object.values(RetentionDays).filter(
   (value): value is RetentionDays => typeof value === 'number',
