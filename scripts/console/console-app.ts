@@ -48,8 +48,7 @@ export function createConsoleApp({ context, sessions, hosts }: ConsoleAppOptions
   serveAssets(app as unknown as Hono<never>);
   app.get('/login', (c) => sessions.login(c));
   app.use(sessions.required());
-  const origins = () => new Set([...hosts()].map((host) => `http://${host}`));
-  app.use(sameOriginPost(origins));
+  app.use(sameOriginPost(hosts));
   app.get('/', (c) => c.redirect('/transactions', 303));
   for (const view of consoleViews) view(app, context);
   app.notFound((c) => c.text('Not found.', 404));

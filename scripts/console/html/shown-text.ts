@@ -18,9 +18,7 @@ const markup: Record<string, string> = {
  * (`hono/html`) escape what they are given anyway; this adds the visible marks.
  */
 export function shown(value: unknown): HtmlEscapedString {
-  const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
-  const escaped = text.replace(/[&<>"']/g, (char) => markup[char] as string);
-  return raw(escaped.replace(unsafe, mark)) as HtmlEscapedString;
+  return raw(escaped(value).replace(unsafe, mark)) as HtmlEscapedString;
 }
 
 /**
@@ -29,11 +27,15 @@ export function shown(value: unknown): HtmlEscapedString {
  * before the break for CRLF).
  */
 export function shownLines(value: unknown): HtmlEscapedString {
-  const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
-  const escaped = text.replace(/[&<>"']/g, (char) => markup[char] as string);
   return raw(
-    escaped.replace(unsafe, (char) => (char === '\n' ? `${mark(char)}\n` : mark(char))),
+    escaped(value).replace(unsafe, (char) => (char === '\n' ? `${mark(char)}\n` : mark(char))),
   ) as HtmlEscapedString;
+}
+
+/** The value as text (`undefined` as empty), with the five markup characters escaped. */
+function escaped(value: unknown): string {
+  const text = typeof value === 'string' ? value : value === undefined ? '' : String(value);
+  return text.replace(/[&<>"']/g, (char) => markup[char] as string);
 }
 
 function mark(char: string): string {

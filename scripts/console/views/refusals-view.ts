@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
+import { UsageError } from '../../cli/cli-errors.js';
 import { explainNetworkFailure } from '../../gateway/delivery-failure.js';
 import { refusalListView } from '../../query/refusal-view.js';
 import {
@@ -35,7 +36,7 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
     try {
       since = filters.since ? timeWindow(filters.since, undefined).since : undefined;
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'UsageError') throw error;
+      if (!(error instanceof UsageError)) throw error;
       c.status(400);
       return listPage(c, console, filters, [], false, new Map(), error.message);
     }
@@ -90,7 +91,7 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       const found = await findRefusal(context, digestPrefix('the digest', digest));
       return found ?? `No kept refusal ${digest}: it may have expired (kept 90 days by default).`;
     } catch (error) {
-      if (error instanceof Error && error.name === 'UsageError') return error.message;
+      if (error instanceof UsageError) return error.message;
       throw error;
     }
   }

@@ -1,6 +1,7 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { transactionFields } from '../../../lambda/callback/transaction-fields.js';
+import { UsageError } from '../../cli/cli-errors.js';
 import { transactionView } from '../../query/transaction-output.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
@@ -33,7 +34,7 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
     try {
       result = await transactionPage(context, filters, size, cursor);
     } catch (error) {
-      if (!(error instanceof Error) || error.name !== 'UsageError') throw error;
+      if (!(error instanceof UsageError)) throw error;
       return page(c, console, {
         title: 'Transactions',
         section: '/transactions',
