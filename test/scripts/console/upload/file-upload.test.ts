@@ -18,6 +18,18 @@ async function encoded(form: FormData): Promise<{ bytes: Buffer; type: string }>
   };
 }
 
+/** A form whose `report` input holds one file, `content` named `name`, encoded. */
+function reportForm(content: string, name: string): Promise<{ bytes: Buffer; type: string }> {
+  const form = new FormData();
+  form.append('report', new File([content], name));
+  return encoded(form);
+}
+
+/** Receives the file of the `report` input into `path`, up to `maxBytes` (default 1 MiB). */
+function receiveReport(request: Request, path: string, maxBytes = 1 << 20) {
+  return receiveFileUpload(request, { fileField: 'report', path, maxBytes });
+}
+
 /** The bytes as a request body arriving in chunks of `size` (no Content-Length: chunked). */
 function arriving(bytes: Buffer, type: string, size: number): Request {
   let at = 0;
@@ -53,11 +65,7 @@ describe('receiveFileUpload', () => {
     const { bytes, type } = await encoded(form);
     for (const size of [1, 2, 3, 7, 64, bytes.length]) {
       const path = join(folder, `exact-${size}`);
-      const upload = await receiveFileUpload(arriving(bytes, type, size), {
-        fileField: 'report',
-        path,
-        maxBytes: 1 << 20,
-      });
+      const upload = await receiveReport(arriving(bytes, type, size), path);
       expect(readFileSync(path, 'utf8')).toBe(tricky);
       expect(upload.file).toEqual({
         name: 'gateway "report".csv',
@@ -69,41 +77,27 @@ describe('receiveFileUpload', () => {
   });
 
   it('has no file when the input was left empty', async () => {
-    const form = new FormData();
-    form.append('report', new File([], ''));
-    const { bytes, type } = await encoded(form);
+    const { bytes, type } = await reportForm('', '');
     const path = join(folder, 'empty');
-    const upload = await receiveFileUpload(arriving(bytes, type, 16), {
-      fileField: 'report',
-      path,
-      maxBytes: 1 << 20,
-    });
+    const upload = await receiveReport(arriving(bytes, type, 16), path);
     expect(upload.file).toBeUndefined();
   });
 
   it('refuses a body that ends before the closing boundary, and removes the file', async () => {
-    const form = new FormData();
-    form.append('report', new File(['a,b\n1,2\n'.repeat(50)], 'r.csv'));
-    const { bytes, type } = await encoded(form);
+    const { bytes, type } = await reportForm('a,b\n1,2\n'.repeat(50), 'r.csv');
     const path = join(folder, 'cut');
     await expect(
-      receiveFileUpload(arriving(bytes.subarray(0, bytes.length - 60), type, 7), {
-        fileField: 'report',
-        path,
-        maxBytes: 1 << 20,
-      }),
+      receiveReport(arriving(bytes.subarray(0, bytes.length - 60), type, 7), path),
     ).rejects.toThrow(MultipartError);
     expect(existsSync(path)).toBe(false);
   });
 
   it('stops a streamed body over the limit, and removes the file', async () => {
-    const form = new FormData();
-    form.append('report', new File(['x'.repeat(10_000)], 'big.csv'));
-    const { bytes, type } = await encoded(form);
+    const { bytes, type } = await reportForm('x'.repeat(10_000), 'big.csv');
     const path = join(folder, 'big');
-    await expect(
-      receiveFileUpload(arriving(bytes, type, 512), { fileField: 'report', path, maxBytes: 4096 }),
-    ).rejects.toThrow(UploadTooLargeError);
+    await expect(receiveReport(arriving(bytes, type, 512), path, 4096)).rejects.toThrow(
+      UploadTooLargeError,
+    );
     expect(existsSync(path)).toBe(false);
   });
 
@@ -113,8 +107,6 @@ describe('receiveFileUpload', () => {
       body: 'a=1',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    await expect(
-      receiveFileUpload(request, { fileField: 'report', path: join(folder, 'no'), maxBytes: 10 }),
-    ).rejects.toThrow(MultipartError);
+    await expect(receiveReport(request, join(folder, 'no'), 10)).rejects.toThrow(MultipartError);
   });
 });

@@ -4,11 +4,9 @@ import { DynamoDbRefusalStore } from '../../../../lambda/refusals/dynamodb-refus
 import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
 import { createActivityRecorder } from '../../../../scripts/local/activity-recorder.js';
 import { startGatewayServer } from '../../../../scripts/local/gateway-server.js';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { sharedChromium } from '../../../support/console-browser.js';
+import { atPhoneWidth, pageScrollWidth, phoneWidth } from '../../../support/console-pages.js';
+import { suiteConsole } from '../../../support/console-suite.js';
 import { forEachEngine } from '../../../support/engines.js';
 import { signed, specKey, transaction } from '../../../support/fixtures.js';
 import { receiverWith } from '../../../support/receiver.js';
@@ -39,10 +37,9 @@ forEachEngine((engine) => {
     // What the gateway answered: under load a first delivery whose write the SDK retried is
     // rightly answered `duplicate`, so the figures are checked against the answers themselves.
     const outcomes: (string | null)[] = [];
-    let console: TestConsole;
+    const console = suiteConsole(engine, { activity: recorder });
     let gateway: Awaited<ReturnType<typeof startGatewayServer>>;
     beforeAll(async () => {
-      console = await startTestConsole(engine, { activity: recorder });
       const { table, refusals } = console;
       // Callbacks through the real local gateway, which feeds the recorder as `npm start` does.
       gateway = await startGatewayServer({
@@ -76,10 +73,7 @@ forEachEngine((engine) => {
       ];
       expect(answers).toEqual([204, 204, 204, 409, 401, 403, 400]);
     });
-    afterAll(async () => {
-      await gateway?.close();
-      await console?.close();
-    });
+    afterAll(() => gateway?.close());
 
     it('draws both charts and tabulates every outcome, with no CSP violation', async () => {
       const page = await console.signedIn(browser, '/');
@@ -147,13 +141,10 @@ forEachEngine((engine) => {
 
     it('fits a 390 px wide screen without a horizontal page scroll', async () => {
       const page = await console.signedIn(browser, '/activity');
-      await page.setViewportSize({ width: 390, height: 800 });
+      await atPhoneWidth(page);
       await page.reload();
       await page.locator('#chart-counts canvas').waitFor();
-      const overflow = await page.evaluate<number>(
-        'document.documentElement.scrollWidth - window.innerWidth',
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await pageScrollWidth(page)).toBeLessThanOrEqual(phoneWidth);
       await page.close();
     });
 
@@ -184,11 +175,7 @@ forEachEngine((engine) => {
   });
 
   describe('the activity view without a source', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine);
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine);
 
     it('says there are no figures instead of drawing empty charts', async () => {
       const page = await console.signedIn(browser, '/activity');
@@ -201,19 +188,11 @@ forEachEngine((engine) => {
   });
 
   describe('the activity view when its source fails', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      const denied = Object.assign(
-        new Error('User arn:aws:iam::123456789012:user/x is not authorized'),
-        {
-          name: 'AccessDeniedException',
-        },
-      );
-      console = await startTestConsole(engine, {
-        activity: { series: () => Promise.reject(denied) },
-      });
-    });
-    afterAll(() => console?.close());
+    const denied = Object.assign(
+      new Error('User arn:aws:iam::123456789012:user/x is not authorized'),
+      { name: 'AccessDeniedException' },
+    );
+    const console = suiteConsole(engine, { activity: { series: () => Promise.reject(denied) } });
 
     it('names the error, not its message, on the page and in the data', async () => {
       const page = await console.signedIn(browser, '/activity');

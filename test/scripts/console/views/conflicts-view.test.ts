@@ -1,18 +1,15 @@
 import { userInfo } from 'node:os';
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventForRecord } from '../../../../lambda/events/stream-record-event.js';
 import type { SerializableValue } from '../../../../lambda/json/json-text.js';
 import { settleConflict } from '../../../../scripts/settle/settle.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
+import { clickToPost, forgedPost, postedBy } from '../../../support/console-pages.js';
+import { readOnly, suiteConsole } from '../../../support/console-suite.js';
 import { type Engine, forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
+import { storedItem } from '../../../support/stored-items.js';
 import { streamRecord } from '../../../support/stream-records.js';
 
 /** What local mode's settle records as the operator: the OS user, as `npm run settle` does. */
@@ -33,15 +30,9 @@ async function conflicted(console: TestConsole) {
   return String(stored.reference);
 }
 
-async function storedItem(console: TestConsole, reference: string) {
-  const { Item } = await console.table.client.send(
-    new GetItemCommand({
-      TableName: console.table.tableName,
-      Key: { reference: { S: reference } },
-      ConsistentRead: true,
-    }),
-  );
-  return Item ?? {};
+/** The reference's transaction item as stored (`{}` when there is none). */
+async function stored(console: TestConsole, reference: string) {
+  return (await storedItem(console.table, { reference })) ?? {};
 }
 
 /** The reference's conflict page, its one conflict's section and settle form. */
@@ -50,23 +41,9 @@ async function conflictPage(console: TestConsole, reference: string) {
   return { page, section: page.locator('section.conflict') };
 }
 
-/** Submits the settle form with a button and waits for the answer the server sends back. */
-async function submit(page: Page, button: 'Accept received' | 'Keep stored') {
-  const [response] = await Promise.all([
-    page.waitForResponse((answer) => answer.request().method() === 'POST'),
-    page.getByRole('button', { name: button }).click(),
-  ]);
-  await page.waitForLoadState();
-  return response.status();
-}
-
 forEachEngine((engine: Engine) => {
   describe('the conflicts view', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine);
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine);
 
     it('lists an open conflict with the fields it differs in, linking to its comparison', async () => {
       const reference = await conflicted(console);
@@ -109,7 +86,7 @@ forEachEngine((engine: Engine) => {
 
     it('refuses a settle without a reason: the form will not send it, and the server writes nothing', async () => {
       const reference = await conflicted(console);
-      const before = await storedItem(console, reference);
+      const before = await stored(console, reference);
       const { page, section } = await conflictPage(console, reference);
       const reason = section.getByLabel(/Reason/);
 
@@ -124,11 +101,11 @@ forEachEngine((engine: Engine) => {
 
       // Blank passes the browser; the server, settleConflict itself, refuses it.
       await reason.fill('   ');
-      expect(await submit(page, 'Accept received')).toBe(422);
+      expect(await clickToPost(page, 'Accept received')).toBe(422);
       await expect
         .poll(() => page.getByRole('alert').textContent())
         .toMatch(/^Not settled, nothing was written: a reason is required/);
-      expect(await storedItem(console, reference)).toEqual(before);
+      expect(await stored(console, reference)).toEqual(before);
       await page.close();
     });
 
@@ -136,12 +113,12 @@ forEachEngine((engine: Engine) => {
       const reference = await conflicted(console);
       const { page, section } = await conflictPage(console, reference);
       await section.getByLabel(/Reason/).fill('OPS-41: gateway corrected the amount');
-      expect(await submit(page, 'Accept received')).toBe(200);
+      expect(await clickToPost(page, 'Accept received')).toBe(200);
       expect(await page.getByRole('status').textContent()).toMatch(
         /^Settled conflict [0-9a-f]{12} of ".+": corrected: the received content is version 2/,
       );
 
-      const item = await storedItem(console, reference);
+      const item = await stored(console, reference);
       expect(item.amount).toEqual({ N: '1250' });
       expect(item.extra).toEqual({ S: '{"note":"corrected by the gateway"}' });
       expect(item.version).toEqual({ N: '2' });
@@ -169,17 +146,12 @@ forEachEngine((engine: Engine) => {
       await page.keyboard.type('OPS-42: reference reused by mistake');
       await page.keyboard.press('Tab'); // Accept received
       await page.keyboard.press('Tab'); // Keep stored
-      const [response] = await Promise.all([
-        page.waitForResponse((answer) => answer.request().method() === 'POST'),
-        page.keyboard.press('Enter'),
-      ]);
-      expect(response.status()).toBe(200);
-      await page.waitForLoadState();
+      expect(await postedBy(page, () => page.keyboard.press('Enter'))).toBe(200);
       expect(await page.getByRole('status').textContent()).toMatch(
         /closed: the stored transaction \(version 1\) stands/,
       );
 
-      const item = await storedItem(console, reference);
+      const item = await stored(console, reference);
       expect(item.amount).toEqual({ N: '1000' });
       expect(item.version).toBeUndefined();
       expect(item.history).toBeUndefined();
@@ -212,27 +184,23 @@ forEachEngine((engine: Engine) => {
           at: '2026-11-25T16:00:00.000Z',
         },
       });
-      const settledByOther = await storedItem(console, reference);
+      const settledByOther = await stored(console, reference);
 
-      expect(await submit(page, 'Accept received')).toBe(409);
+      expect(await clickToPost(page, 'Accept received')).toBe(409);
       const alert = await page.getByRole('alert').textContent();
       expect(alert).toMatch(/^Not settled, nothing was written: no open conflict [0-9a-f]{12}/);
       expect(alert).toContain('settled stored by local:ops-b');
-      expect(await storedItem(console, reference)).toEqual(settledByOther);
+      expect(await stored(console, reference)).toEqual(settledByOther);
       await page.close();
     });
   });
 
   describe('the conflicts view, read-only', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine, { mode: 'deployed', allowActions: false });
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine, readOnly);
 
     it('shows the comparison without a settle form, and refuses a forged settle with 403', async () => {
       const reference = await conflicted(console);
-      const before = await storedItem(console, reference);
+      const before = await stored(console, reference);
       const { page, section } = await conflictPage(console, reference);
       expect(await section.locator('tr.differs').count()).toBe(2);
       expect(await page.locator('form').count()).toBe(0);
@@ -242,23 +210,15 @@ forEachEngine((engine: Engine) => {
 
       // The page's own origin and CSRF token, the real conflict: all a genuine form would send.
       const [open] = (await readReference(console.table, reference)).conflicts;
-      const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
-      const forged = await page.request.post(
-        `${console.server.origin}/conflicts/${encodeURIComponent(reference)}/settle`,
-        {
-          headers: { origin: console.server.origin },
-          form: {
-            _csrf: token ?? '',
-            conflict: open?.fingerprint ?? '',
-            version: '1',
-            accept: 'received',
-            reason: 'forged',
-          },
-        },
-      );
-      const status = forged.status();
-      expect(status).toBe(403);
-      expect(await storedItem(console, reference)).toEqual(before);
+      const settle = `${console.server.origin}/conflicts/${encodeURIComponent(reference)}/settle`;
+      const forged = await forgedPost(page, settle, {
+        conflict: open?.fingerprint ?? '',
+        version: '1',
+        accept: 'received',
+        reason: 'forged',
+      });
+      expect(forged).toBe(403);
+      expect(await stored(console, reference)).toEqual(before);
       await page.close();
     });
   });

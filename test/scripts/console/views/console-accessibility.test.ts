@@ -11,6 +11,7 @@ import {
   startTestConsole,
   type TestConsole,
 } from '../../../support/console-browser.js';
+import { atPhoneWidth, pageScrollWidth, phoneWidth } from '../../../support/console-pages.js';
 import { engines } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
@@ -138,10 +139,10 @@ describe('the console, by keyboard and at 390 px', () => {
 
     it('fits 390 px wide: no horizontal page scroll', async () => {
       const page = await console.signedIn(browser, path);
-      await page.setViewportSize({ width: 390, height: 800 });
-      const width = await page.evaluate<number>('document.scrollingElement.scrollWidth');
+      await atPhoneWidth(page);
+      const width = await pageScrollWidth(page);
       expect(width).toBeGreaterThan(0);
-      expect(width).toBeLessThanOrEqual(390);
+      expect(width).toBeLessThanOrEqual(phoneWidth);
       await page.close();
     });
   });

@@ -1,10 +1,8 @@
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { describe, expect, it } from 'vitest';
+import { sharedChromium } from '../../../support/console-browser.js';
+import { atPhoneWidth, pageScrollWidth, phoneWidth } from '../../../support/console-pages.js';
+import { suiteConsole } from '../../../support/console-suite.js';
 import { engines } from '../../../support/engines.js';
 
 // The gateway's worked example B (docs/callback-hash.md, from its integration guide): its key,
@@ -17,12 +15,8 @@ const wire =
   '{"id":1048577,"username":"deniz.kaya","firstName":"Çağrı","lastName":"Öztürk","amount":250075,"currency":"TRY","type":"Withdrawal","status":"Reject","message":"Hesap doğrulanamadı","reference":"5b0c2f6e-7d4a-4c1b-9a3e-2f8d6b1c0e94","hash":"3e20f227d66c2d34684a1b284f5e909bf8cb2113bea72cf0a83adf6b4c7cf85d"}';
 
 const browser = sharedChromium();
-let console: TestConsole;
-beforeAll(async () => {
-  // The view reads no table: one engine is enough.
-  console = await startTestConsole(engines[0] ?? 'dynalite', { allowActions: false });
-});
-afterAll(() => console?.close());
+// The view reads no table: one engine is enough.
+const console = suiteConsole(engines[0] ?? 'dynalite', { allowActions: false });
 
 /** Every request the page makes, as sent: URL, body and header values. */
 function recordRequests(page: Page): string[] {
@@ -83,10 +77,8 @@ describe('the hash check view', () => {
     expect(items.join('\n')).not.toContain(`sha256 ${digest}`);
     expect(sent.filter((text) => text.includes(wrongKey))).toEqual([]);
     // Readable on a phone: no page-wide horizontal scroll, 64-digit hashes included.
-    await page.setViewportSize({ width: 390, height: 800 });
-    expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(
-      390,
-    );
+    await atPhoneWidth(page);
+    expect(await pageScrollWidth(page)).toBeLessThanOrEqual(phoneWidth);
     await page.close();
   });
 

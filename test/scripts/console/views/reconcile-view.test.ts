@@ -1,12 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { maxReportBytes } from '../../../../scripts/console/views/reconcile-view.js';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { sharedChromium } from '../../../support/console-browser.js';
+import { atPhoneWidth, pageScrollWidth, phoneWidth } from '../../../support/console-pages.js';
+import { readOnly, suiteConsole } from '../../../support/console-suite.js';
 import { forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
@@ -54,7 +52,7 @@ async function rowsUnder(page: Page, title: string): Promise<string[][]> {
 
 forEachEngine((engine) => {
   describe('the reconcile view (read-only console)', () => {
-    let console: TestConsole;
+    const console = suiteConsole(engine, readOnly);
     const agreeing = transaction({ amount: 1000 });
     const mismatched = transaction({ amount: 2000 });
     const unexpected = transaction({ amount: 3000 });
@@ -62,12 +60,10 @@ forEachEngine((engine) => {
     const missing = `=HYPERLINK("http://example.test","${Date.now()}")`;
 
     beforeAll(async () => {
-      console = await startTestConsole(engine, { mode: 'deployed', allowActions: false });
       for (const fields of [agreeing, mismatched, unexpected]) {
         expect(await console.deliver(fields)).toBe(204);
       }
     });
-    afterAll(() => console?.close());
 
     const reportRows = [
       {
@@ -181,10 +177,8 @@ forEachEngine((engine) => {
       await page.reload();
       await checkResult(page, 'report.txt', 0);
       // Readable on a phone: wide tables scroll inside their own box, not the page.
-      await page.setViewportSize({ width: 390, height: 800 });
-      expect(await page.locator('html').evaluate((html) => html.scrollWidth)).toBeLessThanOrEqual(
-        390,
-      );
+      await atPhoneWidth(page);
+      expect(await pageScrollWidth(page)).toBeLessThanOrEqual(phoneWidth);
       await page.close();
     });
 

@@ -1,34 +1,32 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../../lambda/json/json-text.js';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
+import { clickToPost, forgedPost } from '../../../support/console-pages.js';
+import { readOnly, suiteConsole } from '../../../support/console-suite.js';
 import { type Engine, forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
+import { storedItem } from '../../../support/stored-items.js';
 
 const browser = sharedChromium();
 
-async function recorded(console: TestConsole, reference: string) {
-  const { Item } = await console.table.client.send(
-    new GetItemCommand({
-      TableName: console.table.tableName,
-      Key: { reference: { S: reference } },
-      ConsistentRead: true,
-    }),
-  );
-  return Item;
-}
+const recorded = (console: TestConsole, reference: string) =>
+  storedItem(console.table, { reference });
 
 /** The list's row for a reference, once it is there. */
 async function listed(page: Page, reference: string) {
   const row = page.locator('#refusals tr', { hasText: reference });
   await expect.poll(() => row.count()).toBe(1);
   return row;
+}
+
+/** The refusals list, then the page of the reference's refusal, reached by its link. */
+async function refusalPage(console: TestConsole, reference: string) {
+  const page = await console.signedIn(browser, '/refusals');
+  await (await listed(page, reference)).getByRole('link').click();
+  await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+  return page;
 }
 
 /**
@@ -43,22 +41,17 @@ async function refusedForNoHash(console: TestConsole) {
   return String(fields.reference);
 }
 
-async function resubmitted(page: Page) {
-  const [response] = await Promise.all([
-    page.waitForResponse((answer) => answer.request().method() === 'POST'),
-    page.getByRole('button', { name: 'Resubmit' }).click(),
-  ]);
-  await page.waitForLoadState();
-  return response.status();
+const resubmitted = (page: Page) => clickToPost(page, 'Resubmit');
+
+/** The note a refusal's page shows in place of the resubmit form, checked to be absent. */
+async function formlessNote(page: Page) {
+  expect(await page.locator('form').count()).toBe(0);
+  return page.getByRole('note').textContent();
 }
 
 forEachEngine((engine: Engine) => {
   describe('the refusals view', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine);
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine);
 
     it('lists a refused callback with how many times it came, and shows it whole, escaped', async () => {
       // A currency the schema refuses, and a message that must stay text on the page: markup,
@@ -103,9 +96,7 @@ forEachEngine((engine: Engine) => {
     it('resubmits a refusal after the fix and shows the receiver’s new answer', async () => {
       const reference = await refusedForNoHash(console);
       expect(await recorded(console, reference)).toBeUndefined();
-      const page = await console.signedIn(browser, '/refusals');
-      await (await listed(page, reference)).getByRole('link').click();
-      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      const page = await refusalPage(console, reference);
       expect(await page.locator('dl.fields').textContent()).toContain('403 hash-missing');
 
       expect(await resubmitted(page)).toBe(200);
@@ -122,9 +113,7 @@ forEachEngine((engine: Engine) => {
     it('shows a refusal again when the receiver still refuses it', async () => {
       const fields = transaction({ currency: 'lira' });
       expect(await console.deliver(fields)).toBe(422);
-      const page = await console.signedIn(browser, '/refusals');
-      await (await listed(page, String(fields.reference))).getByRole('link').click();
-      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
+      const page = await refusalPage(console, String(fields.reference));
       expect(await resubmitted(page)).toBe(200);
       expect(await page.getByRole('alert').textContent()).toMatch(
         /^Resubmitted: was 422 invalid-transaction; now 422 /,
@@ -137,47 +126,25 @@ forEachEngine((engine: Engine) => {
   });
 
   describe('the refusals view, read-only', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine, { mode: 'deployed', allowActions: false });
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine, readOnly);
 
     it('shows no resubmit form, and a forged resubmit is refused with 403 and sends nothing', async () => {
       const reference = await refusedForNoHash(console);
-      const page = await console.signedIn(browser, '/refusals');
-      await (await listed(page, reference)).getByRole('link').click();
-      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
-      expect(await page.locator('form').count()).toBe(0);
-      expect(await page.getByRole('note').textContent()).toContain(
-        'npm run console -- --allow-actions',
-      );
+      const page = await refusalPage(console, reference);
+      expect(await formlessNote(page)).toContain('npm run console -- --allow-actions');
 
-      const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
-      const forged = await page.request.post(`${page.url()}/resubmit`, {
-        headers: { origin: console.server.origin },
-        form: { _csrf: token ?? '' },
-      });
-      expect(forged.status()).toBe(403);
+      expect(await forgedPost(page, `${page.url()}/resubmit`)).toBe(403);
       expect(await recorded(console, reference)).toBeUndefined();
       await page.close();
     });
   });
 
   describe('the refusals view without a receiver', () => {
-    let console: TestConsole;
-    beforeAll(async () => {
-      console = await startTestConsole(engine, { mode: 'deployed', receiver: false });
-    });
-    afterAll(() => console?.close());
+    const console = suiteConsole(engine, { mode: 'deployed', receiver: false });
 
     it('says resubmit needs a receiver URL and key, and how to give them', async () => {
-      const reference = await refusedForNoHash(console);
-      const page = await console.signedIn(browser, '/refusals');
-      await (await listed(page, reference)).getByRole('link').click();
-      await page.waitForURL(/\/refusals\/[0-9a-f]{64}$/);
-      expect(await page.locator('form').count()).toBe(0);
-      const note = await page.getByRole('note').textContent();
+      const page = await refusalPage(console, await refusedForNoHash(console));
+      const note = await formlessNote(page);
       expect(note).toContain('Resubmit needs a receiver');
       expect(note).toContain('--key-file');
       await page.close();

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  sharedChromium,
-  startTestConsole,
-  type TestConsole,
-} from '../../../support/console-browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedChromium } from '../../../support/console-browser.js';
+import { suiteConsole } from '../../../support/console-suite.js';
 import { forEachEngine } from '../../../support/engines.js';
 import { transaction } from '../../../support/fixtures.js';
 
@@ -11,17 +8,15 @@ const browser = sharedChromium();
 
 forEachEngine((engine) => {
   describe('the transactions view', () => {
-    let console: TestConsole;
+    const console = suiteConsole(engine);
     const references: string[] = [];
     beforeAll(async () => {
-      console = await startTestConsole(engine);
       for (const username of ['ana', 'ben', 'ana']) {
         const fields = transaction({ username });
         references.push(String(fields.reference));
         expect(await console.deliver(fields)).toBe(204);
       }
     });
-    afterAll(() => console?.close());
 
     it('lists every transaction newest first, each linking to its page', async () => {
       const page = await console.signedIn(browser, '/transactions');
