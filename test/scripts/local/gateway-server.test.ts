@@ -100,12 +100,18 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
     }
   };
 
-  it('answers a body over 10 MB itself with 413 Request Too Long, never invoking the function', async () => {
-    let invocations = 0;
+  /** A function that answers 204 and counts how often the gateway invoked it. */
+  const countingFunction = () => {
+    const calls = { count: 0 };
     const invoke: Invoke = async () => {
-      invocations += 1;
+      calls.count += 1;
       return { statusCode: 204, body: '' };
     };
+    return { invoke, calls };
+  };
+
+  it('answers a body over 10 MB itself with 413 Request Too Long, never invoking the function', async () => {
+    const { invoke, calls } = countingFunction();
 
     await withGateway(invoke, async (url) => {
       const response = await fetch(url, {
@@ -117,7 +123,7 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
       expect(response.headers.get('x-amzn-errortype')).toBe('RequestTooLargeException');
       expect(await response.json()).toEqual({ message: 'Request Too Long' });
     });
-    expect(invocations).toBe(0);
+    expect(calls.count).toBe(0);
   });
 
   it('answers 502 Internal server error when the function throws, its message kept back', async () => {
@@ -134,11 +140,7 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
   });
 
   it('gives a cross-origin preflight no allowance, and refuses a POST that carries an Origin', async () => {
-    let invocations = 0;
-    const invoke: Invoke = async () => {
-      invocations += 1;
-      return { statusCode: 204, body: '' };
-    };
+    const { invoke, calls } = countingFunction();
 
     await withGateway(invoke, async (url) => {
       const preflight = await fetch(url, {
@@ -163,7 +165,7 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
         expect(allowances).toEqual([]);
       }
     });
-    expect(invocations).toBe(0);
+    expect(calls.count).toBe(0);
   });
 
   it('tells onAnswer of each answer to POST /callback, with outcome and duration, and of nothing else', async () => {

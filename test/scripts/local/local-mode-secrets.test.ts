@@ -12,13 +12,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
 import { newEngineCredentials } from '../../../scripts/local/engine/engine-credentials.js';
 import {
-  dataFolder,
   freePort,
   postCallback,
   runScript,
   type ServerProcess,
   startServer,
 } from '../../support/local-cli.js';
+import { localDataFolder } from '../../support/local-data-folder.js';
 
 /**
  * Local mode as another local user or a web page meets it, and as its owner keeps using it: the
@@ -29,7 +29,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const mode = async (path: string) => (await stat(path)).mode & 0o777;
 
 describe('local mode on a data folder: the engine is the owner’s alone', () => {
-  const folder = dataFolder('local-secrets-');
+  const folder = localDataFolder('local-secrets-');
   const key = 'secrets-key-6f1d2c3b4a5e6f708192a3b4';
   let env: Record<string, string>;
   let server: ServerProcess;
@@ -38,7 +38,7 @@ describe('local mode on a data folder: the engine is the owner’s alone', () =>
   const table = 'callback-transactions';
 
   beforeAll(async () => {
-    env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
+    env = await folder.env({ CALLBACK_API_KEYS: key });
     server = await startServer(env);
     const lock = JSON.parse(await readFile(join(folder.path, 'lock.json'), 'utf8'));
     endpoint = lock.endpoint as string;

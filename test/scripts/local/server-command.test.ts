@@ -6,7 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody } from '../../../scripts/gateway/gateway-callback.js';
 import type { Summary } from '../../../scripts/gateway/summary.js';
 import {
-  dataFolder,
   freePort,
   killAllServers,
   parseExact,
@@ -14,10 +13,11 @@ import {
   runScript,
   startServer,
 } from '../../support/local-cli.js';
+import { localDataFolder } from '../../support/local-data-folder.js';
 
 /** `npm start` as a user drives it: flags through npm, signals, other shells, other hosts. */
 describe('npm start', () => {
-  const folder = dataFolder('start-command-');
+  const folder = localDataFolder('start-command-');
   afterEach(() => killAllServers());
 
   const lockFile = () => join(folder.path, 'lock.json');
@@ -36,7 +36,7 @@ describe('npm start', () => {
   });
 
   it('stops, and frees the data folder, when SIGTERM reaches npm alone', async () => {
-    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
+    const env = await folder.env();
     const server = await startServer(env);
 
     process.kill(server.child.pid as number, 'SIGTERM');
@@ -48,7 +48,7 @@ describe('npm start', () => {
   });
 
   it('stops, and frees the data folder, when SIGTERM reaches the server process alone', async () => {
-    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
+    const env = await folder.env();
     const server = await startServer(env);
     const { pid } = JSON.parse(await readFile(lockFile(), 'utf8')) as { pid: number };
     expect(pid).not.toBe(server.child.pid);
@@ -61,7 +61,7 @@ describe('npm start', () => {
   });
 
   it('stops when npm is killed outright', async () => {
-    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
+    const env = await folder.env();
     const server = await startServer(env);
     const { pid } = JSON.parse(await readFile(lockFile(), 'utf8')) as { pid: number };
 
@@ -164,11 +164,11 @@ describe('npm start', () => {
  * the data folder afterwards.
  */
 describe('stopping local mode', () => {
-  const folder = dataFolder('local-shutdown-');
+  const folder = localDataFolder('local-shutdown-');
   const key = 'shutdown-key';
 
   it('keeps every acknowledged callback when Ctrl-C arrives mid-load', async () => {
-    const env = { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) };
+    const env = await folder.env({ CALLBACK_API_KEYS: key });
     const server = await startServer(env);
     const acknowledged: string[] = [];
     let sent = 0;
@@ -242,10 +242,9 @@ describe('stopping local mode', () => {
     const { scripts } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8')) as {
       scripts: { start: string };
     };
-    const server = await startServer(
-      { DATA_DIR: folder.path, CALLBACK_API_KEYS: key, PORT: String(await freePort()) },
-      { command: scripts.start },
-    );
+    const server = await startServer(await folder.env({ CALLBACK_API_KEYS: key }), {
+      command: scripts.start,
+    });
 
     const exit = await server.stop('SIGTERM');
 
@@ -255,10 +254,10 @@ describe('stopping local mode', () => {
 
 /** A fresh clone: no keys configured, nothing but `npm start` and `npm run simulate`. */
 describe('local mode without configuration', () => {
-  const folder = dataFolder('local-zero-');
+  const folder = localDataFolder('local-zero-');
 
   it('generates a development key, keeps it across restarts, and the simulator finds both URL and key', async () => {
-    const env = { DATA_DIR: folder.path, PORT: String(await freePort()) };
+    const env = await folder.env();
     const first = await startServer(env);
 
     const simulated = await runScript('simulate', ['--count', '20', '--json'], env);

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   callbackBody,
   type GatewayTransaction,
 } from '../../../scripts/gateway/gateway-callback.js';
-import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
+import { startLocalServer } from '../../../scripts/local/server.js';
+import { suiteFixture } from '../../support/suite-fixture.js';
 
 /**
  * Local mode hands the function every body base64-encoded, as API Gateway does once the API has
@@ -11,11 +12,10 @@ import { type LocalServer, startLocalServer } from '../../../scripts/local/serve
  * here exactly as deployed.
  */
 describe('bodies through local mode reach the function as the sender wrote them', () => {
-  let server: LocalServer;
-  beforeAll(async () => {
-    server = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
-  });
-  afterAll(() => server.stop());
+  const server = suiteFixture(
+    () => startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' }),
+    (started) => started.stop(),
+  );
 
   const post = (body: Uint8Array | string) =>
     fetch(server.url, {

@@ -3,17 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../../scripts/gateway/gateway-callback.js';
 import { type EventConsumer, startEventConsumer } from '../../../support/event-consumer.js';
 import { until } from '../../../support/forwarding.js';
-import {
-  dataFolder,
-  freePort,
-  postCallback,
-  runScript,
-  startServer,
-} from '../../../support/local-cli.js';
+import { postCallback, runScript, startServer } from '../../../support/local-cli.js';
+import { localDataFolder } from '../../../support/local-data-folder.js';
 
 /** `FORWARD_EVENTS_URL=… npm start` and `--forward-events`, as a user runs them. */
 describe('npm start with event forwarding', () => {
-  const folder = dataFolder('forward-command-');
+  const folder = localDataFolder('forward-command-');
   const key = 'forward-command-key';
   let consumer: EventConsumer;
   beforeAll(async () => {
@@ -21,12 +16,8 @@ describe('npm start with event forwarding', () => {
   });
   afterAll(() => consumer.close());
   /** `npm start` on the shared folder, on a fresh port, forwarding to the consumer. */
-  const forwardingEnv = async () => ({
-    DATA_DIR: folder.path,
-    CALLBACK_API_KEYS: key,
-    PORT: String(await freePort()),
-    FORWARD_EVENTS_URL: consumer.url,
-  });
+  const forwardingEnv = () =>
+    folder.env({ CALLBACK_API_KEYS: key, FORWARD_EVENTS_URL: consumer.url });
 
   it('takes the URL from FORWARD_EVENTS_URL, says so in the banner and forwards', async () => {
     const env = await forwardingEnv();
