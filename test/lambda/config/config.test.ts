@@ -5,9 +5,13 @@ import {
   loadStreamConsumerConfig,
 } from '../../../lambda/config/config.js';
 
+/** The least the function runs with: a table and one key. */
+const minimal = { TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' };
+const configWith = (variables: Record<string, string>) => loadConfig({ ...minimal, ...variables });
+
 describe('configuration', () => {
   it('reads keys from CALLBACK_API_KEYS, trimming and dropping empty entries', () => {
-    const config = loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: ' k1 , ,k2 ' });
+    const config = configWith({ CALLBACK_API_KEYS: ' k1 , ,k2 ' });
     expect(config.apiKeys).toEqual({ source: 'environment', keys: ['k1', 'k2'] });
   });
 
@@ -17,7 +21,7 @@ describe('configuration', () => {
   });
 
   it('defaults the hash mode to if-present and bounds DynamoDB retries', () => {
-    const config = loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' });
+    const config = loadConfig(minimal);
     expect(config).toMatchObject({
       hashMode: 'if-present',
       dynamodb: { timeoutMs: 2000, maxAttempts: 3 },
@@ -25,14 +29,12 @@ describe('configuration', () => {
   });
 
   it('keeps refusals 90 days beside the table, 120 new ones a minute, unless told otherwise', () => {
-    expect(loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' }).refusals).toEqual({
+    expect(loadConfig(minimal).refusals).toEqual({
       tableName: 't-refusals',
       retentionDays: 90,
       keptPerMinute: 120,
     });
-    const configured = loadConfig({
-      TABLE_NAME: 't',
-      CALLBACK_API_KEYS: 'k',
+    const configured = configWith({
       REFUSALS_TABLE_NAME: 'kept',
       REFUSAL_RETENTION_DAYS: '30',
       REFUSALS_KEPT_PER_MINUTE: '10',
@@ -42,12 +44,8 @@ describe('configuration', () => {
       retentionDays: 30,
       keptPerMinute: 10,
     });
-    expect(() =>
-      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', REFUSAL_RETENTION_DAYS: '0' }),
-    ).toThrow(/REFUSAL_RETENTION_DAYS/);
-    expect(() =>
-      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', REFUSALS_KEPT_PER_MINUTE: '0' }),
-    ).toThrow(/REFUSALS_KEPT_PER_MINUTE/);
+    expect(() => configWith({ REFUSAL_RETENTION_DAYS: '0' })).toThrow(/REFUSAL_RETENTION_DAYS/);
+    expect(() => configWith({ REFUSALS_KEPT_PER_MINUTE: '0' })).toThrow(/REFUSALS_KEPT_PER_MINUTE/);
   });
 
   it('fails fast naming each bad variable, never echoing a value', () => {
@@ -67,29 +65,26 @@ describe('configuration', () => {
   });
 
   it('names an unknown hash mode with the modes it accepts, and an empty secret id', () => {
-    expect(() =>
-      loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEYS: 'k', HASH_MODE: 'sometimes' }),
-    ).toThrow('Invalid configuration: HASH_MODE: must be one of required, if-present, off');
+    expect(() => configWith({ HASH_MODE: 'sometimes' })).toThrow(
+      'Invalid configuration: HASH_MODE: must be one of required, if-present, off',
+    );
     expect(() => loadConfig({ TABLE_NAME: 't', CALLBACK_API_KEY_SECRET_ID: '' })).toThrow(
       /CALLBACK_API_KEY_SECRET_ID: must not be empty/,
     );
   });
 
   it('takes the service and namespace the stack sets, and Powertools switches for metrics', () => {
-    const base = { TABLE_NAME: 't', CALLBACK_API_KEYS: 'k' };
-    expect(loadConfig(base).telemetry).toEqual({
+    expect(loadConfig(minimal).telemetry).toEqual({
       serviceName: 'callback-receiver',
       metricsNamespace: 'CallbackReceiver',
       metrics: true,
     });
-    const deployed = loadConfig({
-      ...base,
+    const deployed = configWith({
       POWERTOOLS_SERVICE_NAME: 'svc',
       POWERTOOLS_METRICS_NAMESPACE: 'Staging',
     });
     expect(deployed.telemetry).toMatchObject({ serviceName: 'svc', metricsNamespace: 'Staging' });
-    const metrics = (env: Record<string, string>) =>
-      loadConfig({ ...base, ...env }).telemetry.metrics;
+    const metrics = (env: Record<string, string>) => configWith(env).telemetry.metrics;
     expect(metrics({ POWERTOOLS_METRICS_DISABLED: 'true' })).toBe(false);
     expect(metrics({ POWERTOOLS_DEV: 'true' })).toBe(false);
     expect(metrics({ POWERTOOLS_DEV: 'true', POWERTOOLS_METRICS_DISABLED: 'false' })).toBe(true);

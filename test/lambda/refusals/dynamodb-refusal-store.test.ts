@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../../lambda/callback/errors.js';
 import { DynamoDbRefusalStore } from '../../../lambda/refusals/dynamodb-refusal-store.js';
@@ -35,6 +36,24 @@ function refusal(body: string, overrides: Partial<RefusalRecord> = {}): RefusalR
   };
 }
 
+/** Epoch seconds `days` after `iso`, as DynamoDB's TTL reads them. */
+const retainedUntil = (iso: string, days = 90) => Date.parse(iso) / 1000 + days * 86_400;
+
+/** What keeping `refusal()` once writes besides the body, as plain values (numbers as numbers). */
+const keptOnce = {
+  status: 422,
+  problem: 'invalid-transaction',
+  reference: 'ref-1',
+  id: '91',
+  deliveries: 1,
+  bodyKept: 'whole',
+  firstReceivedAt: '2026-11-23T10:00:00.000Z',
+  keyId: 'key-1',
+  requestId: 'req-1',
+  sourceIp: '203.0.113.7',
+  expiresAt: retainedUntil('2026-11-23T10:00:00Z'),
+};
+
 describe.each(engines)('kept refusals on %s', (engine) => {
   let table: TestTable;
   let store: DynamoDbRefusalStore;
@@ -45,27 +64,18 @@ describe.each(engines)('kept refusals on %s', (engine) => {
   });
   afterAll(() => table.drop());
 
-  const item = (digest: string) => storedItem(table, { digest });
+  /** The item under `digest`, its attribute values read as plain values. */
+  const item = async (digest: string) => {
+    const stored = await storedItem(table, { digest });
+    return stored && unmarshall(stored);
+  };
 
   it('keeps the body byte for byte with the refusal, who sent it and when it expires', async () => {
     const kept = refusal('{"id":91,"amount":-1}');
     await store.keep(kept);
     const stored = await item(kept.digest);
-    expect(Buffer.from(stored?.rawBody?.B ?? []).toString('utf8')).toBe('{"id":91,"amount":-1}');
-    expect(stored).toMatchObject({
-      status: { N: '422' },
-      problem: { S: 'invalid-transaction' },
-      reference: { S: 'ref-1' },
-      id: { S: '91' },
-      deliveries: { N: '1' },
-      bodyKept: { S: 'whole' },
-      firstReceivedAt: { S: '2026-11-23T10:00:00.000Z' },
-      keyId: { S: 'key-1' },
-      requestId: { S: 'req-1' },
-      sourceIp: { S: '203.0.113.7' },
-      // 90 days after the delivery, in epoch seconds, for DynamoDB's TTL.
-      expiresAt: { N: String(Date.parse('2026-11-23T10:00:00Z') / 1000 + 90 * 86_400) },
-    });
+    expect(Buffer.from(stored?.rawBody ?? []).toString('utf8')).toBe('{"id":91,"amount":-1}');
+    expect(stored).toMatchObject(keptOnce);
   });
 
   it('keeps the same body once, counting deliveries and extending its retention, in one request per repeat', async () => {
@@ -77,12 +87,12 @@ describe.each(engines)('kept refusals on %s', (engine) => {
     expect(outcomes).toEqual(['kept', 'counted', 'counted']);
     // New: the repeat's condition fails, a slot of the minute is taken, the body is kept.
     expect(counter.requests()).toEqual(Array(5).fill('UpdateItem'));
+    // The first delivery's details stay; the count, the last time and the retention move on.
     expect(await item(first.digest)).toMatchObject({
-      deliveries: { N: '3' },
-      requestId: { S: 'req-1' },
-      firstReceivedAt: { S: '2026-11-23T10:00:00.000Z' },
-      lastReceivedAt: { S: '2026-11-24T10:00:00.000Z' },
-      expiresAt: { N: String(Date.parse('2026-11-24T10:00:00Z') / 1000 + 90 * 86_400) },
+      ...keptOnce,
+      deliveries: 3,
+      lastReceivedAt: '2026-11-24T10:00:00.000Z',
+      expiresAt: retainedUntil('2026-11-24T10:00:00Z'),
     });
   });
 
@@ -143,8 +153,8 @@ describe.each(engines)('kept refusals on %s', (engine) => {
     expect(repeat).toBe('counted');
     expect(nextMinute).toBe('kept');
     expect(await item(bodies[3]?.digest ?? '')).toBeUndefined();
-    expect((await item(bodies[0]?.digest ?? ''))?.deliveries?.N).toBe('2');
-    expect((await item(minuteCounterKey(at)))?.kept?.N).toBe('3');
+    expect((await item(bodies[0]?.digest ?? ''))?.deliveries).toBe(2);
+    expect((await item(minuteCounterKey(at)))?.kept).toBe(3);
   });
 
   it('holds the bound across instances keeping at once: each new body takes a slot atomically', async () => {
