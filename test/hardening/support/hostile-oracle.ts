@@ -1,27 +1,17 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import Big from 'big.js';
 import { maxDepth } from '../../../lambda/json/strict-json.js';
 import { callbackEvent } from '../../support/fixtures.js';
-import type {
-  BodyChoice,
-  HostileCase,
-  KeyChoice,
-  Mutation,
-  ReferenceChoice,
-} from './hostile-request.js';
-import {
-  escapeUnicode,
-  Members,
-  RawJson,
-  signature,
-  type Value,
-  writeJson,
-} from './independent-signer.js';
+import type { BodyChoice } from './hostile-body.js';
+import type { HostileCase } from './hostile-request.js';
+import { mutate, padded, presentedKey, referenceText } from './hostile-wire.js';
+import { escapeUnicode, Members, signature, writeJson } from './independent-signer.js';
+import { parseProblem, schemaProblem } from './interface-rules.js';
 
 /**
  * The test's prediction for a hostile request, worked out from docs/callback-interface.md without the
  * receiver's code: the exact status where the rules decide it, else the statuses allowed; and
- * for a signed body, what was signed, so a 204 can be checked against it.
+ * for a signed body, what was signed, so a 204 can be checked against it. The request is
+ * written out by hostile-wire.ts and judged by the rules of interface-rules.ts.
  */
 export interface Expectation {
   /** The one right answer, when the rules decide it. */
@@ -57,7 +47,6 @@ export interface OracleOptions {
 }
 
 export const maxBodyBytes = 64 * 1024;
-const maxReferenceLength = 256;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function prepare(hostile: HostileCase, options: OracleOptions): PreparedRequest {
@@ -100,41 +89,6 @@ function exactly(status: number): Expectation {
 /** Optional whitespace around a field value is SP and HTAB (RFC 9110, section 5.6.3). */
 function stripOws(value: string): string {
   return value.replace(/^[ \t]+|[ \t]+$/g, '');
-}
-
-function presentedKey(choice: KeyChoice, keys: KeyRing): string | undefined {
-  const key = keys.current;
-  switch (choice.kind) {
-    case 'current':
-      return key;
-    case 'rotated':
-      return keys.rotated;
-    case 'missing':
-      return undefined;
-    case 'empty':
-      return '';
-    case 'upper-case':
-      return key.toUpperCase();
-    case 'truncated':
-      return key.slice(0, -1);
-    case 'padded':
-      return `${choice.before}${key}${choice.after}`;
-    case 'extended': {
-      const at = choice.at % (key.length + 1);
-      return `${key.slice(0, at)}x${key.slice(at)}`;
-    }
-    case 'inner-space': {
-      const at = 1 + (choice.at % (key.length - 1));
-      return `${key.slice(0, at)} ${key.slice(at)}`;
-    }
-    case 'right-length': {
-      const at = choice.at % key.length;
-      const replacement = key[at] === '0' ? '1' : '0';
-      return `${key.slice(0, at)}${replacement}${key.slice(at + 1)}`;
-    }
-    case 'wrong':
-      return choice.value;
-  }
 }
 
 interface BuiltBody {
@@ -215,23 +169,6 @@ function hasForbiddenName(value: unknown): boolean {
   );
 }
 
-function referenceText(choice: ReferenceChoice, unique: string): string {
-  switch (choice.kind) {
-    case 'plain':
-      return unique;
-    case 'unicode':
-      return `${unique}-${choice.suffix}`;
-    case 'longest':
-      return unique.padEnd(maxReferenceLength, '-');
-    case 'too-long':
-      return unique.padEnd(maxReferenceLength + 1, '-');
-    case 'empty':
-      return '';
-    case 'control':
-      return `${unique}${choice.char}`;
-  }
-}
-
 function transactionBody(
   body: Extract<BodyChoice, { kind: 'transaction' }>,
   presentedKey: string,
@@ -280,140 +217,6 @@ function transactionBody(
       return { status: 204, allowed: [204], signed: presentedSignature };
     },
   };
-}
-
-function mutate(
-  wire: string,
-  mutation: Mutation,
-  members: Members,
-  hash: string,
-  signing: { wire: 'escaped' | 'utf8'; escapeCase: 'lower' | 'upper' },
-): string {
-  const at = (fraction: number) => Math.floor(fraction * wire.length);
-  switch (mutation.kind) {
-    case 'none':
-      return wire;
-    case 'pretty':
-      return `{\n  ${wire.slice(1, -1)}\n}`;
-    case 'flip': {
-      const i = at(mutation.at);
-      const char = wire[i] === mutation.char ? `${mutation.char}${mutation.char}` : mutation.char;
-      return `${wire.slice(0, i)}${char}${wire.slice(i + 1)}`;
-    }
-    case 'insert': {
-      const i = at(mutation.at);
-      return `${wire.slice(0, i)}${mutation.char}${wire.slice(i)}`;
-    }
-    case 'delete': {
-      const i = at(mutation.at);
-      return `${wire.slice(0, i)}${wire.slice(i + 1)}`;
-    }
-    case 'truncate':
-      return wire.slice(0, at(mutation.at));
-    case 'change-member': {
-      // Content changed after signing, the old hash kept (unless the hash itself is replaced).
-      const changed = members.get('hash') === undefined ? members : members.with('hash', hash);
-      const entries = changed.entries.map(([name, value]): [string, Value] => [
-        name,
-        name === mutation.name ? mutation.value : value,
-      ]);
-      const text = writeJson(new Members(entries));
-      return signing.wire === 'escaped' ? escapeUnicode(text, signing.escapeCase) : text;
-    }
-  }
-}
-
-function padded(text: string, size: number): string {
-  const missing = size - Buffer.byteLength(text, 'utf8');
-  if (missing <= 0) return text;
-  return text.endsWith('}')
-    ? `${text.slice(0, -1)}${' '.repeat(missing)}}`
-    : `${text}${' '.repeat(missing)}`;
-}
-
-const jsonNumber = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Why a strict JSON reader must refuse the value, if it must (the receiver's 400). */
-export function parseProblem(value: Value, level = 1): string | undefined {
-  if (level > maxDepth) return 'too deep';
-  if (value instanceof RawJson) {
-    if (!jsonNumber.test(value.text)) return 'not a JSON number';
-    if (!Number.isFinite(Number(value.text))) return 'beyond a double';
-    return undefined;
-  }
-  if (typeof value === 'string') return loneSurrogate.test(value) ? 'lone surrogate' : undefined;
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const problem = parseProblem(item, level + 1);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (value instanceof Members) {
-    const seen = new Set<string>();
-    for (const [name, member] of value.entries) {
-      if (name === '__proto__' || name === 'constructor') return 'forbidden name';
-      if (seen.has(name)) return 'duplicate name';
-      if (loneSurrogate.test(name)) return 'lone surrogate';
-      seen.add(name);
-      const problem = parseProblem(member, level + 1);
-      if (problem) return problem;
-    }
-  }
-  return undefined;
-}
-
-/**
- * A number denotes a value, whatever its form (`1.0E7` is the integer 10000000): judged here
- * with big.js, not the receiver's code. The plain form may have at most 38 digits, the lone `0`
- * before a fraction's point not counted.
- */
-function numberFits(text: string, kind: 'integer' | 'decimal'): boolean {
-  const value = new Big(text);
-  if (value.lt(0)) return false;
-  if (kind === 'integer' && !value.round(0, Big.roundDown).eq(value)) return false;
-  if (value.abs().gte('1e38') || (!value.eq(0) && value.abs().lt('1e-38'))) return false;
-  const plain = value.abs().toFixed();
-  return (
-    plain
-      .replace(/^0\./, '')
-      .replace(/\D/g, '')
-      .replace(/^0+(?=\d)/, '').length <= 38
-  );
-}
-
-/** Why the transaction table of docs/callback-interface.md refuses the members, if it does (the receiver's 422). */
-export function schemaProblem(members: Members): string | undefined {
-  const field = (name: string) => members.get(name);
-  const number = (name: string, kind: 'integer' | 'decimal') => {
-    const value = field(name);
-    return value instanceof RawJson && numberFits(value.text, kind);
-  };
-  const string = (name: string) => typeof field(name) === 'string';
-  const oneOf = (name: string, values: string[]) => values.includes(field(name) as string);
-  const reference = field('reference');
-  const checks: [string, boolean][] = [
-    ['id', number('id', 'integer')],
-    ['username', string('username')],
-    ['firstName', string('firstName')],
-    ['lastName', string('lastName')],
-    ['amount', number('amount', 'decimal')],
-    ['currency', string('currency') && /^[A-Z]{3}$/.test(field('currency') as string)],
-    ['type', oneOf('type', ['Deposit', 'Withdrawal'])],
-    ['status', oneOf('status', ['Confirm', 'Reject'])],
-    ['message', field('message') === undefined || string('message')],
-    [
-      'reference',
-      typeof reference === 'string' &&
-        reference.length >= 1 &&
-        reference.length <= maxReferenceLength &&
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point
-        !/[\u0000-\u001f\u007f]/.test(reference),
-    ],
-    ['hash', field('hash') === undefined || string('hash')],
-  ];
-  return checks.find(([, ok]) => !ok)?.[0];
 }
 
 function decodeUtf8(bytes: Buffer): string | undefined {
