@@ -1,88 +1,23 @@
-import {
-  DeleteItemCommand,
-  DescribeTableCommand,
-  GetItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
-import { DescribeStreamCommand, DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { DeleteItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { afterAll, describe, expect, it } from 'vitest';
-import { EventBridgePublisher } from '../../../lambda/events/event-publisher.js';
+import { expect, it } from 'vitest';
 import { eventForRecord } from '../../../lambda/events/stream-record-event.js';
 import { transactionCorrectedDetailSchema } from '../../../lambda/events/transaction-corrected.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
-import type { SerializableValue } from '../../../lambda/json/json-text.js';
-import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { settleConflict } from '../../../scripts/settle/settle.js';
-import {
-  createTestTable,
-  type Engine,
-  engineClientConfig,
-  engines,
-} from '../../support/engines.js';
-import { type FakeEventBridgeOptions, fakeEventBridge } from '../../support/fake-eventbridge.js';
-import { callbackEvent, lambdaContext, signed, transaction } from '../../support/fixtures.js';
-import { receiverWith } from '../../support/receiver.js';
-import { streamConsumerWith } from '../../support/stream-consumer.js';
-import { readStream } from '../../support/table-stream.js';
+import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
+import { transaction } from '../../support/fixtures.js';
+import { consumer, handOffTables } from './support/stream-hand-off.js';
 
 /**
  * The hand-off end to end on DynamoDB Local, the engine that produces real stream records: the
  * receiver records callbacks, the stream is read as Lambda's poller reads it, and the records go
- * through the stream consumer. Only EventBridge is a fake. dynalite has no streams, so without
- * Java (DynamoDB Local) this suite is skipped, loudly; CI requires Java.
+ * through the stream consumer. Only EventBridge is a fake. How a failed batch is recovered is
+ * stream-recovery-on-dynamodb-local.test.ts's subject.
  */
-const streamEngine: Engine = 'dynamodb-local';
-const hasStreams = engines.includes(streamEngine);
-if (!hasStreams) {
-  console.warn('SKIPPED: table stream tests need DynamoDB Local (Java); dynalite has no streams.');
-}
+const setUp = handOffTables();
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterAll(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-/** A fresh table with the stack's stream, the receiver writing to it, and a stream reader. */
-async function setUp() {
-  const table = await createTestTable(streamEngine);
-  const streams = new DynamoDBStreamsClient(engineClientConfig(streamEngine));
-  cleanups.push(
-    () => table.drop(),
-    () => streams.destroy(),
-  );
-  const { tableName, client: dynamodb } = table;
-  const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: tableName }));
-  const streamArn = Table?.LatestStreamArn;
-  if (streamArn === undefined) throw new Error('the table has no stream');
-  const receive = receiverWith(new DynamoDbTransactionStore(dynamodb, tableName));
-  return {
-    dynamodb,
-    streams,
-    tableName,
-    streamArn,
-    /** POSTs a signed callback to the real receiver; the response status. */
-    post: async (fields: Record<string, SerializableValue>) =>
-      (await receive(callbackEvent(signed(fields)))).statusCode,
-    records: () => readStream(streams, streamArn),
-  };
-}
-
-/** The stream consumer around a fake EventBridge (see stream-batch-handler.test.ts). */
-function consumer(options: FakeEventBridgeOptions = {}) {
-  const eventBridge = fakeEventBridge(options);
-  const publisher = new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 });
-  const { handler } = streamConsumerWith(publisher);
-  const invoke = (records: DynamoDBRecord[]) => handler({ Records: records }, lambdaContext);
-  const details = () =>
-    eventBridge.requests.flat().map((entry) => ({
-      detailType: entry.DetailType,
-      detail: JSON.parse(entry.Detail ?? '{}') as Record<string, unknown>,
-    }));
-  return { invoke, eventBridge, details };
-}
-
-describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => {
+describeOnStreams('table stream to events, on DynamoDB Local', () => {
   it('maps the stream record of a recorded callback to its Transaction Completed event', async () => {
     const table = await setUp();
     const fields = transaction({
@@ -279,63 +214,5 @@ describe.skipIf(!hasStreams)('table stream to events, on DynamoDB Local', () => 
     expect(records.map((record) => record.eventName)).toEqual(['INSERT', 'MODIFY', 'REMOVE']);
     expect(response.batchItemFailures).toEqual([]);
     expect(eventBridge.published).toEqual([fields.reference]);
-  });
-
-  it('redrives a failed batch from the shard and sequence numbers its DLQ message names', async () => {
-    const table = await setUp();
-    const references = [];
-    for (let i = 0; i < 3; i++) {
-      const fields = transaction();
-      references.push(fields.reference);
-      await table.post(fields);
-    }
-    const records = await table.records();
-    const failing = consumer({ rule: () => 'AccessDeniedException' });
-    const { batchItemFailures } = await failing.invoke(records);
-    // What an on-failure destination receives once retries are spent: metadata, not records.
-    const { StreamDescription } = await table.streams.send(
-      new DescribeStreamCommand({ StreamArn: table.streamArn }),
-    );
-    const batchInfo = {
-      shardId: StreamDescription?.Shards?.[0]?.ShardId,
-      startSequenceNumber: batchItemFailures[0]?.itemIdentifier,
-      endSequenceNumber: batchItemFailures.at(-1)?.itemIdentifier,
-      batchSize: batchItemFailures.length,
-      streamArn: table.streamArn,
-    };
-
-    const reread = await readStream(table.streams, batchInfo.streamArn, {
-      shardId: batchInfo.shardId,
-      startingSequenceNumber: batchInfo.startSequenceNumber,
-    });
-    const batch = reread.slice(0, batchInfo.batchSize);
-    const redrive = consumer();
-    const response = await redrive.invoke(batch);
-
-    expect(batch.at(-1)?.dynamodb?.SequenceNumber).toBe(batchInfo.endSequenceNumber);
-    expect(response.batchItemFailures).toEqual([]);
-    expect(redrive.eventBridge.published).toEqual(references);
-  });
-
-  it('republishes from the table by reference, once the stream no longer holds the record', async () => {
-    const table = await setUp();
-    const fields = transaction();
-    await table.post(fields);
-    const [streamed] = await table.records();
-    const { Item } = await table.dynamodb.send(
-      new GetItemCommand({
-        TableName: table.tableName,
-        Key: { reference: { S: String(fields.reference) } },
-        ConsistentRead: true,
-      }),
-    );
-
-    // The record republishing from the table builds: the item, as read, as an INSERT's new image.
-    const rebuilt: DynamoDBRecord = {
-      eventName: 'INSERT',
-      dynamodb: { NewImage: JSON.parse(JSON.stringify(Item)), SequenceNumber: 'redrive-1' },
-    };
-
-    expect(eventForRecord(rebuilt)).toEqual(eventForRecord(streamed as DynamoDBRecord));
   });
 });
