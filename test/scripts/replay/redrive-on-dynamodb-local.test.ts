@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import type { EventBridgePublisher } from '../../../lambda/events/event-publisher.js';
 import { type MessageOutcome, redriveQueue } from '../../../scripts/redrive/redrive-queue.js';
 import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
-import { at, bus, eventBridge, recordedHistory, referenceOf } from './support/stream-history.js';
+import { at, bus, eventBridge, referenceOf, streamHistory } from './support/stream-history.js';
 
 /**
  * redrive on DynamoDB Local: each dead-letter message's batch is read again from the real stream
@@ -51,11 +51,11 @@ function fakeQueue(bodies: readonly string[]) {
 }
 
 describeOnStreams('replay and redrive, on DynamoDB Local', () => {
-  const history = recordedHistory();
+  const history = streamHistory();
 
   /** Drains the fake queue with the real stream and table, publishing through `publisher`. */
   async function redrive(queue: ReturnType<typeof fakeQueue>, publisher: EventBridgePublisher) {
-    const { streams, table } = history();
+    const { streams, table } = history;
     const dependencies = { streams, client: table.client, tableName: table.tableName };
     const outcomes: MessageOutcome[] = [];
     const counts = await redriveQueue(
@@ -74,7 +74,7 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
 
   /** Lambda's on-failure message for records [first, last] of the stream. */
   function deadLetter(first: number, last: number, overrides: Record<string, string> = {}) {
-    const { records, shardId, streamArn } = history();
+    const { records, shardId, streamArn } = history;
     const sequence = (index: number) => records[index]?.dynamodb?.SequenceNumber ?? '';
     return JSON.stringify({
       requestContext: { condition: 'RetryAttemptsExhausted' },
@@ -93,7 +93,7 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
   }
 
   it('redrive re-reads each batch from the stream, publishes it as the consumer did, and deletes it', async () => {
-    const { consumed } = history();
+    const { consumed } = history;
     const queue = fakeQueue([deadLetter(0, 1), deadLetter(2, 4)]);
     const bridge = eventBridge();
 
@@ -108,7 +108,7 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
   });
 
   it('keeps a message whose records were not all published, deletes the others, and drains on the next run', async () => {
-    const { references } = history();
+    const { references } = history;
     const queue = fakeQueue([deadLetter(0, 1), deadLetter(2, 3), deadLetter(3, 3)]);
     const stuck = references[2];
     const failing = eventBridge((detail) =>
@@ -140,7 +140,7 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
   });
 
   it('reads the table for a batch the stream no longer holds, transactions and conflicts received around it', async () => {
-    const { streamArn, consumed, references } = history();
+    const { streamArn, consumed, references } = history;
     const gone = `${streamArn.slice(0, streamArn.lastIndexOf('/') + 1)}2020-01-01T00:00:00.000`;
     const queue = fakeQueue([
       deadLetter(1, 1, {

@@ -2,17 +2,17 @@ import { expect, it } from 'vitest';
 import { type ReplayProblem, replayTransactions } from '../../../scripts/replay/replay.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
-import { at, bus, eventBridge, recordedHistory, referenceOf } from './support/stream-history.js';
+import { at, bus, eventBridge, referenceOf, streamHistory } from './support/stream-history.js';
 
 /**
  * replay on DynamoDB Local: what it publishes, by reference or by window, is compared with what
  * the stream consumer itself published for the same transactions (support/stream-history.ts).
  */
 describeOnStreams('replay and redrive, on DynamoDB Local', () => {
-  const history = recordedHistory();
+  const history = streamHistory();
 
   it('replay by reference publishes the very entries the stream consumer published', async () => {
-    const { table, consumed, references } = history();
+    const { table, consumed, references } = history;
     const bridge = eventBridge();
     const problems: ReplayProblem[] = [];
     const handled: number[] = [];
@@ -45,7 +45,7 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
   });
 
   it('replay by window publishes what was received in it, and says what failed', async () => {
-    const { table, consumed, references } = history();
+    const { table, consumed, references } = history;
     const healthy = eventBridge();
     const window = timeWindow(at('10:00:00'), at('12:00:00'));
     const deps = { client: table.client, tableName: table.tableName, eventBusName: bus };

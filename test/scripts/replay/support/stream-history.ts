@@ -1,7 +1,7 @@
 import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { loadStreamConsumerConfig } from '../../../../lambda/config/config.js';
 import { EventBridgePublisher } from '../../../../lambda/events/event-publisher.js';
 import { publishStreamRecords } from '../../../../lambda/events/publish-stream-records.js';
@@ -13,6 +13,7 @@ import type { TestTable } from '../../../support/engines.js';
 import { type EntryRule, fakeEventBridge } from '../../../support/fake-eventbridge.js';
 import { transaction } from '../../../support/fixtures.js';
 import { recordOf } from '../../../support/stream-records.js';
+import { suiteFixture } from '../../../support/suite-fixture.js';
 
 /**
  * What replay and redrive publish again, on DynamoDB Local's real stream: a table's history of
@@ -68,22 +69,21 @@ export interface StreamHistory {
 }
 
 /**
- * For a suite: a fresh table on DynamoDB Local with the history recorded and its stream read
- * before the suite's tests, dropped after them. The returned function hands it to a test.
+ * For the calling suite: a fresh table on DynamoDB Local with the history recorded and its stream
+ * read before its tests, dropped after them (see test/support/suite-fixture.ts).
  */
-export function recordedHistory(): () => StreamHistory {
-  let history: StreamHistory | undefined;
-  let drop: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    const stream = await createStreamTable();
-    drop = stream.drop;
-    history = await record(stream);
-  });
-  afterAll(() => drop?.());
-  return () => {
-    if (history === undefined) throw new Error('the stream history is recorded before the tests');
-    return history;
-  };
+export function streamHistory(): StreamHistory {
+  return suiteFixture(recordStreamHistory, (recorded) => recorded.drop());
+}
+
+async function recordStreamHistory(): Promise<StreamHistory & { drop(): Promise<void> }> {
+  const stream = await createStreamTable();
+  try {
+    return { ...(await record(stream)), drop: stream.drop };
+  } catch (error) {
+    await stream.drop();
+    throw error;
+  }
 }
 
 async function record(stream: StreamTable): Promise<StreamHistory> {
