@@ -2,11 +2,11 @@ import { expect, it } from 'vitest';
 import { type ReplayProblem, replayTransactions } from '../../../scripts/replay/replay.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
-import { at, bus, eventBridge, referenceOf, streamHistory } from './support/stream-history.js';
+import { at, bus, eventBridge, referenceOf, streamHistory } from '../../support/stream-history.js';
 
 /**
  * replay on DynamoDB Local: what it publishes, by reference or by window, is compared with what
- * the stream consumer itself published for the same transactions (support/stream-history.ts).
+ * the stream consumer itself published for the same transactions (test/support/stream-history.ts).
  */
 describeOnStreams('replay and redrive, on DynamoDB Local', () => {
   const history = streamHistory();

@@ -8,12 +8,12 @@ import { expect, it } from 'vitest';
 import type { EventBridgePublisher } from '../../../lambda/events/event-publisher.js';
 import { type MessageOutcome, redriveQueue } from '../../../scripts/redrive/redrive-queue.js';
 import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
-import { at, bus, eventBridge, referenceOf, streamHistory } from './support/stream-history.js';
+import { at, bus, eventBridge, referenceOf, streamHistory } from '../../support/stream-history.js';
 
 /**
  * redrive on DynamoDB Local: each dead-letter message's batch is read again from the real stream
  * (or, once the stream no longer holds it, from the table) and what it publishes is compared with
- * what the stream consumer itself published (support/stream-history.ts). SQS is a stand-in at
+ * what the stream consumer itself published (test/support/stream-history.ts). SQS is a stand-in at
  * SDK level: it cannot be made to hold a given message on demand.
  */
 

@@ -2,18 +2,18 @@ import type { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { expect, vi } from 'vitest';
-import { loadStreamConsumerConfig } from '../../../../lambda/config/config.js';
-import { EventBridgePublisher } from '../../../../lambda/events/event-publisher.js';
-import { publishStreamRecords } from '../../../../lambda/events/publish-stream-records.js';
-import { createMetrics } from '../../../../lambda/observability/powertools-metrics.js';
-import { createLogger } from '../../../../lambda/observability/telemetry.js';
-import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
-import { createStreamTable, type StreamTable } from '../../../support/dynamodb-local-stream.js';
-import type { TestTable } from '../../../support/engines.js';
-import { type EntryRule, fakeEventBridge } from '../../../support/fake-eventbridge.js';
-import { transaction } from '../../../support/fixtures.js';
-import { recordOf } from '../../../support/stream-records.js';
-import { suiteFixture } from '../../../support/suite-fixture.js';
+import { loadStreamConsumerConfig } from '../../lambda/config/config.js';
+import { EventBridgePublisher } from '../../lambda/events/event-publisher.js';
+import { publishStreamRecords } from '../../lambda/events/publish-stream-records.js';
+import { createMetrics } from '../../lambda/observability/powertools-metrics.js';
+import { createLogger } from '../../lambda/observability/telemetry.js';
+import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transaction-store.js';
+import { createStreamTable, type StreamTable } from './dynamodb-local-stream.js';
+import type { TestTable } from './engines.js';
+import { type EntryRule, fakeEventBridge } from './fake-eventbridge.js';
+import { transaction } from './fixtures.js';
+import { recordOf } from './stream-records.js';
+import { suiteFixture } from './suite-fixture.js';
 
 /**
  * What replay and redrive publish again, on DynamoDB Local's real stream: a table's history of
