@@ -8,7 +8,7 @@ import { receiverWith } from '../../support/receiver.js';
 import { storedItem } from '../../support/stored-items.js';
 
 /**
- * Issue 20, section 3: senders that hash a text escaped one way and send the body escaped another,
+ * Senders that hash a text escaped one way and send the body escaped another,
  * with the JSON written by real serializers in child processes. Each callback goes through the
  * real handler and store, as the gateway's would.
  */
