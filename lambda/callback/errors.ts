@@ -29,134 +29,168 @@ export abstract class CallbackError extends Error {
   }
 }
 
-export class UnauthorizedError extends CallbackError {
-  override name = 'UnauthorizedError';
-  readonly status = 401;
-  readonly problem = 'unauthorized';
-  readonly title = 'Missing or unknown API key';
-  readonly outcome = 'Unauthorized';
-  constructor(options?: ErrorOptions) {
-    super('The x-api-key header is missing or does not match an accepted key.', options);
-  }
-}
-
-export class PayloadTooLargeError extends CallbackError {
-  override name = 'PayloadTooLargeError';
-  readonly status = 413;
-  readonly problem = 'payload-too-large';
-  readonly title = 'Body too large';
-  readonly outcome = 'Invalid';
-  constructor(limit: number, options?: ErrorOptions) {
-    super(`The body is larger than ${limit} bytes.`, options);
-  }
-}
-
-export class UnsupportedMediaTypeError extends CallbackError {
-  override name = 'UnsupportedMediaTypeError';
-  readonly status = 415;
-  readonly problem = 'unsupported-media-type';
-  readonly title = 'Body is not JSON';
-  readonly outcome = 'Invalid';
-  constructor(options?: ErrorOptions) {
-    super('Send the callback with Content-Type: application/json.', options);
-  }
-}
-
-export class MalformedJsonError extends CallbackError {
-  override name = 'MalformedJsonError';
-  readonly status = 400;
-  readonly problem = 'malformed-json';
-  readonly title = 'Body is not valid JSON';
-  readonly outcome = 'Invalid';
-}
-
-/** The receiver requires a hash (`HASH_MODE=required`) and the body carries none, or an empty one. */
-export class HashMissingError extends CallbackError {
-  override name = 'HashMissingError';
-  readonly status = 403;
-  readonly problem = 'hash-missing';
-  readonly title = 'Hash is required';
-  readonly outcome = 'HashRejected';
-  constructor() {
-    super(
-      'This receiver requires a hash; the body carries none. Put the hash in the "hash" member.',
-    );
-  }
-}
-
-/** The body carries a hash that does not verify against the body and any accepted key. */
-export class HashMismatchError extends CallbackError {
-  override name = 'HashMismatchError';
-  readonly status = 403;
-  readonly problem = 'hash-mismatch';
-  readonly title = 'Hash does not verify';
-  readonly outcome = 'HashRejected';
-}
-
-export class ValidationError extends CallbackError {
-  override name = 'ValidationError';
-  readonly status = 422;
-  readonly problem = 'invalid-transaction';
-  readonly title = 'Transaction fails validation';
-  readonly outcome = 'Invalid';
-  override readonly fieldErrors: readonly FieldError[];
-  constructor(fieldErrors: readonly FieldError[], options?: ErrorOptions) {
-    super(`Invalid fields: ${fieldErrors.map((error) => error.field).join(', ')}.`, options);
-    this.fieldErrors = fieldErrors;
-  }
-}
-
-export class ConflictError extends CallbackError {
-  override name = 'ConflictError';
-  readonly status = 409;
-  readonly problem = 'reference-conflict';
-  readonly title = 'Reference already recorded with different content';
-  /** `SettledConflict`: content an operator already settled, counted apart and not alarmed. */
-  readonly outcome: 'Conflict' | 'SettledConflict';
-  constructor(options?: ErrorOptions & { readonly settled?: boolean }) {
-    super(
-      'A transaction with this reference is already recorded with different content. ' +
-        'The stored record is unchanged; this delivery was kept for audit.',
-      options,
-    );
-    this.outcome = options?.settled ? 'SettledConflict' : 'Conflict';
-  }
-}
-
 /**
  * A refusal the sender should retry: nothing was recorded, and the same delivery later will be
  * judged afresh. Answered 503 with `Retry-After`.
  */
 export abstract class RetryableError extends CallbackError {
-  readonly status = 503;
   /** Seconds the sender should wait before retrying. */
   readonly retryAfterSeconds = 1;
 }
 
-/** DynamoDB could not be reached in time, or refused for a reason that passes (throttling, 5xx). */
-export class StoreUnavailableError extends RetryableError {
-  override name = 'StoreUnavailableError';
-  readonly problem = 'store-unavailable';
-  readonly title = 'Temporarily unable to record the callback';
-  readonly outcome = 'StoreUnavailable';
-  constructor(options?: ErrorOptions) {
-    super('The callback was not recorded; retry later.', options);
+/** What a kind of refusal answers: each class below states one, and only that. */
+interface RefusalKind {
+  /** The class's name, as logs show it. */
+  readonly name: string;
+  readonly status: number;
+  readonly problem: string;
+  readonly title: string;
+  readonly outcome: RefusalOutcome;
+  /** Its message when it says the same every time; the others are given theirs when thrown. */
+  readonly message?: string;
+}
+
+/**
+ * The class of one kind of refusal, made from its declaration. Its constructor takes the error
+ * options first, so a refusal that always says the same is thrown as `new X()` or
+ * `new X({ cause })`; a class whose message varies passes it as the second argument.
+ */
+function refusal(kind: RefusalKind, Base: typeof CallbackError = CallbackError) {
+  return class extends Base {
+    override name = kind.name;
+    readonly status = kind.status;
+    readonly problem = kind.problem;
+    readonly title = kind.title;
+    readonly outcome: RefusalOutcome = kind.outcome;
+    constructor(options?: ErrorOptions, message = kind.message) {
+      super(message, options);
+    }
+  };
+}
+
+export class UnauthorizedError extends refusal({
+  name: 'UnauthorizedError',
+  status: 401,
+  problem: 'unauthorized',
+  title: 'Missing or unknown API key',
+  outcome: 'Unauthorized',
+  message: 'The x-api-key header is missing or does not match an accepted key.',
+}) {}
+
+export class PayloadTooLargeError extends refusal({
+  name: 'PayloadTooLargeError',
+  status: 413,
+  problem: 'payload-too-large',
+  title: 'Body too large',
+  outcome: 'Invalid',
+}) {
+  constructor(limit: number, options?: ErrorOptions) {
+    super(options, `The body is larger than ${limit} bytes.`);
   }
 }
 
-/** The accepted API keys could not be read, so the presented key cannot be judged either way. */
-export class KeysUnavailableError extends RetryableError {
-  override name = 'KeysUnavailableError';
-  readonly problem = 'keys-unavailable';
-  readonly title = 'Temporarily unable to check the API key';
-  readonly outcome = 'KeysUnavailable';
-  constructor(options?: ErrorOptions) {
-    super(
-      'The API key could not be checked and the callback was not recorded; retry later.',
-      options,
-    );
+export class UnsupportedMediaTypeError extends refusal({
+  name: 'UnsupportedMediaTypeError',
+  status: 415,
+  problem: 'unsupported-media-type',
+  title: 'Body is not JSON',
+  outcome: 'Invalid',
+  message: 'Send the callback with Content-Type: application/json.',
+}) {}
+
+export class MalformedJsonError extends refusal({
+  name: 'MalformedJsonError',
+  status: 400,
+  problem: 'malformed-json',
+  title: 'Body is not valid JSON',
+  outcome: 'Invalid',
+}) {
+  constructor(message: string, options?: ErrorOptions) {
+    super(options, message);
   }
 }
+
+/** The receiver requires a hash (`HASH_MODE=required`) and the body carries none, or an empty one. */
+export class HashMissingError extends refusal({
+  name: 'HashMissingError',
+  status: 403,
+  problem: 'hash-missing',
+  title: 'Hash is required',
+  outcome: 'HashRejected',
+  message:
+    'This receiver requires a hash; the body carries none. Put the hash in the "hash" member.',
+}) {}
+
+/** The body carries a hash that does not verify against the body and any accepted key. */
+export class HashMismatchError extends refusal({
+  name: 'HashMismatchError',
+  status: 403,
+  problem: 'hash-mismatch',
+  title: 'Hash does not verify',
+  outcome: 'HashRejected',
+}) {
+  constructor(message: string, options?: ErrorOptions) {
+    super(options, message);
+  }
+}
+
+export class ValidationError extends refusal({
+  name: 'ValidationError',
+  status: 422,
+  problem: 'invalid-transaction',
+  title: 'Transaction fails validation',
+  outcome: 'Invalid',
+}) {
+  override readonly fieldErrors: readonly FieldError[];
+  constructor(fieldErrors: readonly FieldError[], options?: ErrorOptions) {
+    super(options, `Invalid fields: ${fieldErrors.map((error) => error.field).join(', ')}.`);
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+export class ConflictError extends refusal({
+  name: 'ConflictError',
+  status: 409,
+  problem: 'reference-conflict',
+  title: 'Reference already recorded with different content',
+  outcome: 'Conflict',
+  message:
+    'A transaction with this reference is already recorded with different content. ' +
+    'The stored record is unchanged; this delivery was kept for audit.',
+}) {
+  /** `SettledConflict`: content an operator already settled, counted apart and not alarmed. */
+  override readonly outcome: 'Conflict' | 'SettledConflict';
+  constructor(options?: ErrorOptions & { readonly settled?: boolean }) {
+    super(options);
+    this.outcome = options?.settled ? 'SettledConflict' : 'Conflict';
+  }
+}
+
+/** DynamoDB could not be reached in time, or refused for a reason that passes (throttling, 5xx). */
+export class StoreUnavailableError extends refusal(
+  {
+    name: 'StoreUnavailableError',
+    status: 503,
+    problem: 'store-unavailable',
+    title: 'Temporarily unable to record the callback',
+    outcome: 'StoreUnavailable',
+    message: 'The callback was not recorded; retry later.',
+  },
+  RetryableError,
+) {}
+
+/** The accepted API keys could not be read, so the presented key cannot be judged either way. */
+export class KeysUnavailableError extends refusal(
+  {
+    name: 'KeysUnavailableError',
+    status: 503,
+    problem: 'keys-unavailable',
+    title: 'Temporarily unable to check the API key',
+    outcome: 'KeysUnavailable',
+    message: 'The API key could not be checked and the callback was not recorded; retry later.',
+  },
+  RetryableError,
+) {}
 
 /**
  * DynamoDB refused the item itself (a `ValidationException`, an item over 400 KB): not an outage,
@@ -164,19 +198,18 @@ export class KeysUnavailableError extends RetryableError {
  */
 export type ItemRejectionReason = 'item-too-large' | 'invalid-item';
 
-export class ItemRejectedError extends CallbackError {
-  override name = 'ItemRejectedError';
-  readonly status = 500;
-  readonly problem = 'item-rejected';
-  readonly title = 'The callback could not be stored';
-  readonly outcome = 'ItemRejected';
+export class ItemRejectedError extends refusal({
+  name: 'ItemRejectedError',
+  status: 500,
+  problem: 'item-rejected',
+  title: 'The callback could not be stored',
+  outcome: 'ItemRejected',
+  message: 'The store refused this callback; it was not recorded. Its operator is alerted.',
+}) {
   /** Why, in words that quote nothing of the item: for the log, never the response. */
   readonly reason: ItemRejectionReason;
   constructor(reason: ItemRejectionReason, options?: ErrorOptions) {
-    super(
-      'The store refused this callback; it was not recorded. Its operator is alerted.',
-      options,
-    );
+    super(options);
     this.reason = reason;
   }
 }
