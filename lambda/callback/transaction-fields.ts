@@ -48,103 +48,83 @@ export const maxReferenceLength = 256;
 const numberRule = (what: string, forms: string) =>
   `a JSON number denoting a non-negative ${what}, in any form (${forms}); at most ${maxDigits} digits written plainly`;
 
+/**
+ * The field most are, so that a declaration states only its rule and what differs: required,
+ * compared for duplicates, published, neither listed nor reconciled, there from the first version.
+ */
+const usual = {
+  required: true,
+  fingerprinted: true,
+  published: true,
+  listed: false,
+  reconciled: false,
+  since: 1,
+} as const;
+
+/** What a declaration states: its rule, and where it is not the usual field. */
+type Given = Partial<Omit<FieldDeclaration, 'kind' | 'values'>> & Pick<FieldDeclaration, 'rule'>;
+
+/** The declaration `given` makes: its own properties, the usual field's for the rest. */
+type Declared<K extends FieldDeclaration['kind'], G> = {
+  readonly [P in 'kind' | keyof typeof usual | keyof G]: P extends 'kind'
+    ? K
+    : P extends keyof G
+      ? G[P]
+      : P extends keyof typeof usual
+        ? (typeof usual)[P]
+        : never;
+};
+
+/** A field of `kind`: what `given` states, the usual field's properties for the rest. */
+function field<const K extends FieldDeclaration['kind'], const G extends Given>(
+  kind: K,
+  given: G,
+): Declared<K, G> {
+  return { kind, ...usual, ...given } as Declared<K, G>;
+}
+
+/** A JSON string. */
+export const text = <const G extends Given>(given: G) => field('text', given);
+/** A JSON number that is a whole number. */
+export const integer = <const G extends Given>(given: G) => field('integer', given);
+/** A JSON number, kept exactly. */
+export const decimal = <const G extends Given>(given: G) => field('decimal', given);
+/** One of `values`. */
+export const enumeration = <const G extends Given & Pick<Required<FieldDeclaration>, 'values'>>(
+  given: G,
+) => field('enumeration', given);
+
 /** Declaration order is the gateway's member order: the body, the docs and the columns follow it. */
 export const transactionFields = {
-  id: {
-    kind: 'integer',
-    required: true,
-    fingerprinted: true,
-    published: true,
-    listed: 'id',
-    reconciled: false,
-    since: 1,
-    rule: numberRule('integer', '`42`, `4.2e1`, `42.0`'),
-  },
-  username: {
-    kind: 'text',
-    required: true,
-    fingerprinted: true,
-    published: true,
-    listed: 'username',
-    reconciled: false,
-    since: 1,
-    rule: "string: the user's unique username",
-  },
-  firstName: {
-    kind: 'text',
-    required: true,
-    fingerprinted: true,
-    published: true,
-    listed: false,
-    reconciled: false,
-    since: 1,
-    rule: 'string',
-  },
-  lastName: {
-    kind: 'text',
-    required: true,
-    fingerprinted: true,
-    published: true,
-    listed: false,
-    reconciled: false,
-    since: 1,
-    rule: 'string',
-  },
-  amount: {
-    kind: 'decimal',
-    required: true,
-    fingerprinted: true,
-    published: true,
+  id: integer({ listed: 'id', rule: numberRule('integer', '`42`, `4.2e1`, `42.0`') }),
+  username: text({ listed: 'username', rule: "string: the user's unique username" }),
+  firstName: text({ rule: 'string' }),
+  lastName: text({ rule: 'string' }),
+  amount: decimal({
     listed: 'amount (minor)',
     reconciled: true,
-    since: 1,
     rule: numberRule('decimal in minor units (cents, kuruş)', '`1050.70`, `1.0E7`, `1e+16`'),
-  },
-  currency: {
-    kind: 'text',
+  }),
+  currency: text({
     checks: [z.regex(/^[A-Z]{3}$/, { message: 'must be three uppercase letters' })],
-    required: true,
-    fingerprinted: true,
-    published: true,
     listed: 'cur',
     reconciled: true,
-    since: 1,
     rule: 'three uppercase letters (ISO 4217-style)',
-  },
-  type: {
-    kind: 'enumeration',
+  }),
+  type: enumeration({
     values: ['Deposit', 'Withdrawal'],
-    required: true,
-    fingerprinted: true,
-    published: true,
     listed: 'type',
     reconciled: true,
-    since: 1,
     rule: '`Deposit` or `Withdrawal`',
-  },
-  status: {
-    kind: 'enumeration',
+  }),
+  status: enumeration({
     values: ['Confirm', 'Reject'],
-    required: true,
-    fingerprinted: true,
-    published: true,
     listed: 'status',
     reconciled: true,
-    since: 1,
     rule: '`Confirm` or `Reject`',
-  },
-  message: {
-    kind: 'text',
-    required: false,
-    fingerprinted: true,
-    published: true,
-    listed: false,
-    reconciled: false,
-    since: 1,
-    rule: 'string, may be empty',
-  },
-  reference: {
-    kind: 'text',
+  }),
+  message: text({ required: false, rule: 'string, may be empty' }),
+  reference: text({
     checks: [
       z.minLength(1, { message: 'must not be empty' }),
       z.maxLength(maxReferenceLength, {
@@ -155,29 +135,20 @@ export const transactionFields = {
       // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to match them
       z.regex(/^[^\u0000-\u001f\u007f]*$/, { message: 'must not contain control characters' }),
     ],
-    required: true,
-    fingerprinted: true,
-    published: true,
     listed: 'reference',
-    reconciled: false,
-    since: 1,
     rule: `1 to ${maxReferenceLength} characters, no control characters: the gateway's unique id of the transaction, the idempotency key`,
-  },
+  }),
   /*
    * Checked before validation and kept as sent. Not compared: a redelivery signed with a rotated
    * key is the same transaction. Not published: every subscriber of the bus would hold the body's
    * fields and this digest salted with the API key, all an offline guess at the key needs.
    */
-  hash: {
-    kind: 'text',
+  hash: text({
     required: false,
     fingerprinted: false,
     published: false,
-    listed: false,
-    reconciled: false,
-    since: 1,
     rule: 'string, see [callback-hash.md](callback-hash.md)',
-  },
+  }),
 } as const satisfies FieldDeclarations;
 
 export type TransactionFields = typeof transactionFields;
