@@ -92,22 +92,48 @@ describe('alarms', () => {
     expect(metrics).toContain('"MetricName":"Count"');
   });
 
-  test('FunctionErrors: a crash or timeout of the receiver pages at once', () => {
-    expect(alarm('FunctionErrors')).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Errors',
-      Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(stack.function.functionName) }],
+  // One metric each, paging from a value of 1 and not for a gap, unless the row says otherwise.
+  test.each([
+    [
+      'FunctionErrors',
+      'a crash or timeout of the receiver pages at once',
+      {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Errors',
+        Dimensions: [{ Name: 'FunctionName', Value: stack.resolve(stack.function.functionName) }],
+      },
+    ],
+    [
+      'FunctionThrottles',
+      'the reserved concurrency running out pages',
+      { Namespace: 'AWS/Lambda', MetricName: 'Throttles' },
+    ],
+    [
+      'DeadLetters',
+      'a batch in the dead-letter queue pages, and stays raised while SQS is silent',
+      {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Statistic: 'Maximum',
+        // SQS stops publishing for an idle queue: a gap keeps the last state.
+        TreatMissingData: 'ignore',
+      },
+    ],
+    [
+      'StreamLag',
+      'events ten minutes behind the table page',
+      {
+        Namespace: 'AWS/Lambda',
+        MetricName: 'IteratorAge',
+        Statistic: 'Maximum',
+        Threshold: 600_000,
+      },
+    ],
+  ])('%s: %s', (id, _what, expected) => {
+    expect(alarm(id)).toMatchObject({
       Threshold: 1,
       TreatMissingData: 'notBreaching',
-    });
-  });
-
-  test('FunctionThrottles: the reserved concurrency running out pages', () => {
-    expect(alarm('FunctionThrottles')).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'Throttles',
-      Threshold: 1,
-      TreatMissingData: 'notBreaching',
+      ...expected,
     });
   });
 
@@ -175,27 +201,6 @@ describe('alarms', () => {
       Metrics: Match.arrayWith([outcomeMetric('RefusalsNotKept')]),
     });
   });
-
-  test('DeadLetters: a batch in the dead-letter queue pages, and stays raised while SQS is silent', () => {
-    expect(alarm('DeadLetters')).toMatchObject({
-      Namespace: 'AWS/SQS',
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Statistic: 'Maximum',
-      Threshold: 1,
-      // SQS stops publishing for an idle queue: a gap keeps the last state.
-      TreatMissingData: 'ignore',
-    });
-  });
-
-  test('StreamLag: events ten minutes behind the table page', () => {
-    expect(alarm('StreamLag')).toMatchObject({
-      Namespace: 'AWS/Lambda',
-      MetricName: 'IteratorAge',
-      Statistic: 'Maximum',
-      Threshold: 600_000,
-      TreatMissingData: 'notBreaching',
-    });
-  });
 });
 
 describe('dashboard', () => {
@@ -206,18 +211,22 @@ describe('dashboard', () => {
     const graph = titled('Callbacks per outcome');
     const names = graph?.properties.metrics.map((metric) => metric[1]);
     expect(names).toEqual([...outcomes]);
-    expect(outcomes).toEqual([
-      'Recorded',
-      'Duplicate',
-      'Conflict',
-      'SettledConflict',
-      'Unauthorized',
-      'HashRejected',
-      'Invalid',
-      'StoreUnavailable',
-      'ItemRejected',
-      'KeysUnavailable',
-    ]);
+    // The published names, pinned: a renamed outcome starts a new metric and leaves whatever reads
+    // the old one outside this stack blind. Update the snapshot (`vitest -u`) only on purpose.
+    expect(names).toMatchInlineSnapshot(`
+      [
+        "Recorded",
+        "Duplicate",
+        "Conflict",
+        "SettledConflict",
+        "Unauthorized",
+        "HashRejected",
+        "Invalid",
+        "StoreUnavailable",
+        "ItemRejected",
+        "KeysUnavailable",
+      ]
+    `);
   });
 
   test('graphs latency p50 and p99 from API Gateway and Lambda', () => {
