@@ -7,6 +7,7 @@ import {
   outcomeClasses,
   outcomeClassOf,
 } from '../console/activity/activity-source.js';
+import { minuteMs, rangeMinutes, totalsOf } from '../console/activity/activity-window.js';
 import { latencyBucket, latencyBuckets, percentile } from './latency-histogram.js';
 
 /** One answer of the local gateway to `POST /callback` (gateway-server.ts `onAnswer`). */
@@ -25,7 +26,6 @@ interface Minute {
   readonly latency: Uint32Array;
 }
 
-const minuteMs = 60_000;
 /** A day of minutes: the longest range, and all the recorder ever keeps. */
 const slots = activityRanges.day;
 const classIndex = new Map<OutcomeClass, number>(outcomeClasses.map(({ key }, i) => [key, i]));
@@ -72,8 +72,7 @@ export function createActivityRecorder(options: { readonly now?: () => number } 
   }
 
   function seriesOf(range: ActivityRange): ActivitySeries {
-    const length = activityRanges[range];
-    const last = Math.floor(now() / minuteMs);
+    const { first, length } = rangeMinutes(range, now());
     const minutes: number[] = [];
     const counts = Object.fromEntries(
       outcomeClasses.map(({ key }) => [key, [] as number[]]),
@@ -81,7 +80,7 @@ export function createActivityRecorder(options: { readonly now?: () => number } 
     const p50: (number | null)[] = [];
     const p99: (number | null)[] = [];
     const histograms: Uint32Array[] = [];
-    for (let minute = last - length + 1; minute <= last; minute += 1) {
+    for (let minute = first; minute < first + length; minute += 1) {
       const slot = slotOf(minute);
       minutes.push((minute * minuteMs) / 1_000);
       for (const [i, { key }] of outcomeClasses.entries()) counts[key].push(slot?.counts[i] ?? 0);
@@ -89,15 +88,12 @@ export function createActivityRecorder(options: { readonly now?: () => number } 
       p99.push(slot ? percentile([slot.latency], 99) : null);
       if (slot) histograms.push(slot.latency);
     }
-    const totals = Object.fromEntries(
-      outcomeClasses.map(({ key }) => [key, counts[key].reduce((sum, n) => sum + n, 0)]),
-    ) as Record<OutcomeClass, number>;
     return {
       range,
       minutes,
       counts,
       latency: { p50, p99 },
-      totals,
+      totals: totalsOf(counts),
       overall: { p50: percentile(histograms, 50), p99: percentile(histograms, 99) },
       source: { kind: 'local', since },
     };

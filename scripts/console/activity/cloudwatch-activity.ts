@@ -4,10 +4,10 @@ import {
   type ActivityRange,
   type ActivitySeries,
   type ActivitySource,
-  activityRanges,
   type OutcomeClass,
   outcomeClasses,
 } from './activity-source.js';
+import { minuteMs, rangeMinutes, totalsOf } from './activity-window.js';
 
 /**
  * The part of CloudWatch's GetMetricData this reads, in the SDK's own shapes: with
@@ -60,8 +60,6 @@ export const outcomeMetricsOf: Readonly<Record<OutcomeClass, readonly Outcome[]>
   failed: ['StoreUnavailable', 'ItemRejected', 'KeysUnavailable'],
 };
 
-const minuteMs = 60_000;
-
 /**
  * A deployed stack's activity from CloudWatch: counts from the receiver's own outcome metrics
  * (Sum per minute, in the stack's namespace with the `service` dimension, as the dashboard and
@@ -79,13 +77,11 @@ export function cloudWatchActivity(options: {
 
   return {
     async series(range: ActivityRange): Promise<ActivitySeries> {
-      const length = activityRanges[range];
-      const last = Math.floor(now() / minuteMs);
-      const first = last - length + 1;
+      const { first, length } = rangeMinutes(range, now());
       const queries = metricQueries(stackName, apiName, length * 60);
       const values = await fetchAll(getMetricData, {
         StartTime: new Date(first * minuteMs),
-        EndTime: new Date((last + 1) * minuteMs),
+        EndTime: new Date((first + length) * minuteMs),
         ScanBy: 'TimestampAscending',
         MetricDataQueries: queries,
       });
@@ -105,16 +101,13 @@ export function cloudWatchActivity(options: {
           ];
         }),
       ) as Record<OutcomeClass, number[]>;
-      const totals = Object.fromEntries(
-        outcomeClasses.map(({ key }) => [key, counts[key].reduce((sum, n) => sum + n, 0)]),
-      ) as Record<OutcomeClass, number>;
       const whole = (id: string) => [...(values.get(id)?.values() ?? [])][0] ?? null;
       return {
         range,
         minutes: Array.from({ length }, (_, i) => ((first + i) * minuteMs) / 1_000),
         counts,
         latency: { p50: perMinute('latencyP50'), p99: perMinute('latencyP99') },
-        totals,
+        totals: totalsOf(counts),
         overall: { p50: whole('rangeP50'), p99: whole('rangeP99') },
         source: { kind: 'cloudwatch', namespace: stackName, apiName },
       };
