@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { node24, repositoryRoot } from '../support/node24.js';
+import { inScratchDir } from '../support/scratch-dir.js';
+import { type ScriptCommand, scriptArguments } from '../support/script-command.js';
 
 export interface CommandRun {
   /** From spawn to the first complete line on stdout; NaN when none came. */
@@ -21,31 +22,16 @@ export interface CommandRun {
  * measures it from outside: when its first line arrives, when it ends, and its peak RSS, which
  * the preloaded max-rss-probe.ts writes on exit. Its output is counted, not kept.
  */
-export async function runCommand(
-  script: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<CommandRun> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-rss-'));
-  const rssFile = join(dir, 'max-rss');
-  try {
+export function runCommand(command: ScriptCommand): Promise<CommandRun> {
+  return inScratchDir('bench-rss-', async (dir) => {
+    const rssFile = join(dir, 'max-rss');
     const started = performance.now();
-    const child = spawn(
-      node24(),
-      [
-        '--import',
-        'tsx',
-        '--import',
-        join(repositoryRoot, 'bench', 'support', 'max-rss-probe.ts'),
-        join(repositoryRoot, script),
-        ...args,
-      ],
-      {
-        cwd: repositoryRoot,
-        env: { ...env, BENCH_MAX_RSS_FILE: rssFile },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const probe = join(repositoryRoot, 'bench', 'support', 'max-rss-probe.ts');
+    const child = spawn(node24(), scriptArguments(command, [probe]), {
+      cwd: repositoryRoot,
+      env: { ...command.env, BENCH_MAX_RSS_FILE: rssFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let firstLineMs = Number.NaN;
     let stdoutBytes = 0;
     let stderr = '';
@@ -61,12 +47,11 @@ export async function runCommand(
     const totalMs = performance.now() - started;
     const peakRssBytes = Number(await readFile(rssFile, 'utf8').catch(() => 'NaN'));
     if (exitCode !== 0 && exitCode !== 1) {
+      const { script, args } = command;
       process.stderr.write(
         `bench: ${script} ${args[0]} exited ${exitCode}: ${stderr.slice(0, 600)}\n`,
       );
     }
     return { firstLineMs, totalMs, peakRssBytes, stdoutBytes, exitCode };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -110,7 +110,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
       for (const [name, script, args, times] of plan) {
         log(`${name}: ${times} runs`);
         const runs: CommandRun[] = [];
-        for (let run = 0; run < times; run++) runs.push(await runCommand(script, args, env));
+        for (let run = 0; run < times; run++) runs.push(await runCommand({ script, args, env }));
         rows.push(summarize(name, runs));
       }
       const text = report(rows, options.count, options.runs, options.baselineRuns);

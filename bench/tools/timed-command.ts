@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { node24, repositoryRoot } from '../support/node24.js';
+import { inScratchDir } from '../support/scratch-dir.js';
+import { type ScriptCommand, scriptArguments } from '../support/script-command.js';
 
 export interface CommandFigures {
   /** Wall time of the whole process, seconds. */
@@ -21,20 +22,15 @@ export interface CommandFigures {
  * Runs `npm run <script> -- args` as an operator would, but as one node process (no npm, no tsx
  * CLI wrapper) under GNU time, stdout into a file: wall time and peak RSS of that process alone.
  */
-export async function timedCommand(
-  script: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-): Promise<CommandFigures> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-tools-'));
-  const timeFile = join(dir, 'time');
-  const stdoutFile = join(dir, 'stdout');
-  try {
+export function timedCommand(command: ScriptCommand): Promise<CommandFigures> {
+  return inScratchDir('bench-tools-', async (dir) => {
+    const timeFile = join(dir, 'time');
+    const stdoutFile = join(dir, 'stdout');
     const out = createWriteStream(stdoutFile);
     const child = spawn(
       '/usr/bin/time',
-      ['-o', timeFile, '-f', '%e %M %U %S', node24(), '--import', 'tsx', script, ...args],
-      { cwd: repositoryRoot, env, stdio: ['ignore', 'pipe', 'inherit'] },
+      ['-o', timeFile, '-f', '%e %M %U %S', node24(), ...scriptArguments(command)],
+      { cwd: repositoryRoot, env: command.env, stdio: ['ignore', 'pipe', 'inherit'] },
     );
     child.stdout.pipe(out);
     const exitCode = await new Promise<number>((done, fail) => {
@@ -51,7 +47,5 @@ export async function timedCommand(
       exitCode,
       stdoutBytes: (await stat(stdoutFile)).size,
     };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

@@ -7,7 +7,7 @@
  *   npm run bench:tools -- --rows 100000,1000000 --engine dynalite
  */
 import { createWriteStream } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,6 +19,7 @@ import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import { ensureTable, localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
 import { localAwsEnvironment } from '../support/engines.js';
 import { cleanEnvironment } from '../support/node24.js';
+import { inScratchDir } from '../support/scratch-dir.js';
 import { benchDay, reportLines, seedTransactions } from './scale-data.js';
 import { type CommandFigures, timedCommand } from './timed-command.js';
 
@@ -58,17 +59,12 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
     if (options.endpoint && options.table) {
       // Seeding a million takes most of an hour on a loaded machine: do it once (--serve),
       // measure as often as needed.
-      const client = localDynamoDbClient(options.endpoint);
-      const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
+      const { endpoint } = options;
+      const client = localDynamoDbClient(endpoint);
       const served = { ...options, tableName: options.table };
-      const rows: Row[] = [];
-      try {
-        for (const size of sizes)
-          rows.push(...(await measureSize(size, client, options.endpoint, dir, served)));
-      } finally {
-        client.destroy();
-        await rm(dir, { recursive: true, force: true });
-      }
+      const rows = await measureEach(sizes, (size, dir) =>
+        measureSize(size, client, endpoint, dir, served),
+      ).finally(() => client.destroy());
       await publish(
         rows,
         `${options.engine} (seeded by --serve)`,
@@ -79,14 +75,8 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
     }
     const load = loadavg()[0]?.toFixed(1);
     if (options.inMemory) {
-      const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
-      const rows: Row[] = [];
-      try {
-        for (const size of sizes)
-          rows.push(...(await measureInMemory(size, dir, Number(options.repeat))));
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const repeat = Number(options.repeat);
+      const rows = await measureEach(sizes, (size, dir) => measureInMemory(size, dir, repeat));
       await publish(rows, 'no engine', load, options.json);
       return;
     }
@@ -101,18 +91,26 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
       await engine.stop();
       return;
     }
-    const dir = await mkdtemp(join(process.env.TMPDIR ?? '/tmp', 'bench-tools-'));
-    const rows: Row[] = [];
-    try {
-      for (const size of sizes)
-        rows.push(...(await measureSize(size, client, engine.endpoint, dir, options)));
-    } finally {
+    const rows = await measureEach(sizes, (size, dir) =>
+      measureSize(size, client, engine.endpoint, dir, options),
+    ).finally(async () => {
       client.destroy();
       await engine.stop();
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
     await publish(rows, options.engine, load, options.json);
   });
+
+/** Each size's rows, one size after the other, with a scratch folder for the reports. */
+function measureEach(
+  sizes: readonly number[],
+  measure: (size: number, dir: string) => Promise<Row[]>,
+): Promise<Row[]> {
+  return inScratchDir('bench-tools-', async (dir) => {
+    const rows: Row[] = [];
+    for (const size of sizes) rows.push(...(await measure(size, dir)));
+    return rows;
+  });
+}
 
 /** Prints the table with the machine and load it was measured on, and the JSON when asked. */
 async function publish(
@@ -181,7 +179,7 @@ async function measureSize(
   const label = (what: string) => `${what} (${seeded.toLocaleString('en')} recorded)`;
   const timed = async (what: string, format: string, script: string, args: string[]) => {
     log(`${size} ${what} ${format}…`);
-    const figures = await timedCommand(script, args, env);
+    const figures = await timedCommand({ script, args, env });
     log(
       `${size} ${what} ${format}: ${figures.seconds} s (CPU ${figures.cpuSeconds.toFixed(1)} s), ${figures.peakRssMb} MB, exit ${figures.exitCode}`,
     );
@@ -234,20 +232,20 @@ async function measureInMemory(size: number, dir: string, repeat: number): Promi
   const report = await writeReport(join(dir, `agree-${size}.csv`), size, size / 100);
   // Unmeasured: the first run of a file pays tsx's compile, cached for the runs after it.
   const warm = await writeReport(join(dir, 'warm-up.csv'), 10, 1);
-  await timedCommand(
-    'bench/tools/reconcile-in-memory.ts',
-    [warm, '10', 'table'],
-    cleanEnvironment({}),
-  );
+  await timedCommand({
+    script: 'bench/tools/reconcile-in-memory.ts',
+    args: [warm, '10', 'table'],
+    env: cleanEnvironment({}),
+  });
   const runs: Record<string, CommandFigures[]> = { table: [], json: [] };
   for (let i = 0; i < repeat; i++) {
     for (const format of i % 2 === 0 ? ['table', 'json'] : ['json', 'table']) {
       log(`${size} in memory ${format}…`);
-      const figures = await timedCommand(
-        'bench/tools/reconcile-in-memory.ts',
-        [report, String(size), format],
-        cleanEnvironment({}),
-      );
+      const figures = await timedCommand({
+        script: 'bench/tools/reconcile-in-memory.ts',
+        args: [report, String(size), format],
+        env: cleanEnvironment({}),
+      });
       log(
         `${size} in memory ${format}: ${figures.seconds} s (CPU ${figures.cpuSeconds.toFixed(1)} s), ${figures.peakRssMb} MB`,
       );
