@@ -42,6 +42,17 @@ const expressionOf = (properties: Record<string, unknown>) =>
     (metric) => metric.Expression !== undefined && metric.ReturnData !== false,
   )?.Expression;
 
+/**
+ * The alarm `id` on a metric math expression, once its expression and its properties are as
+ * expected (a gap in the data is no alarm unless `expected` says otherwise).
+ */
+function expressionAlarm(id: string, expression: string, expected: Record<string, unknown>) {
+  const properties = alarm(id);
+  expect(expressionOf(properties)).toBe(expression);
+  expect(properties).toMatchObject({ TreatMissingData: 'notBreaching', ...expected });
+  return properties;
+}
+
 describe('alarms', () => {
   test('notify an SNS topic that refuses unencrypted publishing', () => {
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -77,16 +88,17 @@ describe('alarms', () => {
   });
 
   test('ServerErrorRate: a sustained 5xx share above 5% pages, one 503 among ten requests does not', () => {
-    const properties = alarm('ServerErrorRate');
     // Judged per minute only from 20 requests on (the volume floor), 3 bad minutes of 5.
-    expect(expressionOf(properties)).toBe('IF(requests >= 20, errors / requests, 0)');
-    expect(properties).toMatchObject({
-      Threshold: 0.05,
-      ComparisonOperator: 'GreaterThanThreshold',
-      EvaluationPeriods: 5,
-      DatapointsToAlarm: 3,
-      TreatMissingData: 'notBreaching',
-    });
+    const properties = expressionAlarm(
+      'ServerErrorRate',
+      'IF(requests >= 20, errors / requests, 0)',
+      {
+        Threshold: 0.05,
+        ComparisonOperator: 'GreaterThanThreshold',
+        EvaluationPeriods: 5,
+        DatapointsToAlarm: 3,
+      },
+    );
     const metrics = JSON.stringify(properties.Metrics);
     expect(metrics).toContain('"MetricName":"5XXError"');
     expect(metrics).toContain('"MetricName":"Count"');
@@ -155,10 +167,10 @@ describe('alarms', () => {
   });
 
   test('AuthFailureSpike: 20 refusals in 5 minutes page even when all are 401 and none 403', () => {
-    const properties = alarm('AuthFailureSpike');
     // Without FILL, a window with 401 points and no 403 point adds up to no value at all.
-    expect(expressionOf(properties)).toBe('FILL(unauthorized, 0) + FILL(hashRejected, 0)');
-    expect(properties).toMatchObject({ Threshold: 20, TreatMissingData: 'notBreaching' });
+    expressionAlarm('AuthFailureSpike', 'FILL(unauthorized, 0) + FILL(hashRejected, 0)', {
+      Threshold: 20,
+    });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'CallbackReceiver-AuthFailureSpike',
       Metrics: Match.arrayWith([outcomeMetric('Unauthorized'), outcomeMetric('HashRejected')]),
@@ -166,9 +178,11 @@ describe('alarms', () => {
   });
 
   test('EdgeRejections: requests refused before the function (WAF blocks, 4xx at the stage) page from 50 in 5 minutes', () => {
-    const properties = alarm('EdgeRejections');
-    expect(expressionOf(properties)).toBe('FILL(stage4xx, 0) + FILL(wafBlocked, 0)');
-    expect(properties).toMatchObject({ Threshold: 50, TreatMissingData: 'notBreaching' });
+    const properties = expressionAlarm(
+      'EdgeRejections',
+      'FILL(stage4xx, 0) + FILL(wafBlocked, 0)',
+      { Threshold: 50 },
+    );
     const metrics = JSON.stringify(properties.Metrics);
     expect(metrics).toContain('"MetricName":"4XXError"');
     expect(metrics).toContain('"MetricName":"BlockedRequests","Namespace":"AWS/WAFV2"');
@@ -176,10 +190,8 @@ describe('alarms', () => {
   });
 
   test('DynamoDbThrottles: a throttled PutItem or GetItem pages, and the alarm clears when throttling stops', () => {
-    const properties = alarm('DynamoDbThrottles');
     // AWS/DynamoDB publishes only throttled minutes; FILL gives the zeros that clear the alarm.
-    expect(expressionOf(properties)).toBe('FILL(throttled, 0)');
-    expect(properties).toMatchObject({ Threshold: 1, TreatMissingData: 'notBreaching' });
+    const properties = expressionAlarm('DynamoDbThrottles', 'FILL(throttled, 0)', { Threshold: 1 });
     for (const operation of ['PutItem', 'GetItem']) {
       expect(JSON.stringify(properties.Metrics)).toContain(
         `{"Name":"Operation","Value":"${operation}"}`,
@@ -188,13 +200,10 @@ describe('alarms', () => {
   });
 
   test('RefusalsNotKept: one refusal past the per-minute bound pages, and the alarm clears when they stop', () => {
-    const properties = alarm('RefusalsNotKept');
     // Emitted only when a refusal is not kept; FILL gives the zeros that bring it back to OK.
-    expect(expressionOf(properties)).toBe('FILL(notKept, 0)');
-    expect(properties).toMatchObject({
+    expressionAlarm('RefusalsNotKept', 'FILL(notKept, 0)', {
       Threshold: 1,
       ComparisonOperator: 'GreaterThanOrEqualToThreshold',
-      TreatMissingData: 'notBreaching',
     });
     template.hasResourceProperties('AWS::CloudWatch::Alarm', {
       AlarmName: 'CallbackReceiver-RefusalsNotKept',
