@@ -1,4 +1,5 @@
 import {
+  decimal,
   type FieldDeclarations,
   transactionFields,
 } from '../../lambda/callback/transaction-fields.js';
@@ -11,16 +12,14 @@ import { transactionsTableOf } from '../../lambda/storage/table-definition.js';
  */
 export const feeFields = {
   ...transactionFields,
-  fee: {
-    kind: 'decimal',
+  // Declared as docs/design.md's "Adding a field" says: the kind's constructor, what differs.
+  fee: decimal({
     required: false,
-    fingerprinted: true,
-    published: true,
     listed: 'fee',
     reconciled: true,
     since: 2,
     rule: 'optional non-negative decimal: what the gateway charged, in minor units',
-  },
+  }),
 } as const satisfies FieldDeclarations;
 
 /** The transactions table as the fixture declaration defines it (list indexes `…V2`). */
