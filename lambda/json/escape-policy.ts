@@ -70,8 +70,8 @@ const requiredByCase: Partial<Record<EscapeRules['hex'], readonly (number[] | un
 /**
  * The ASCII spellings JSON requires (controls as `\uXXXX` in `hex` case, the short escapes),
  * indexed by code unit. Built once per hex case and shared by the policies of that case (never
- * changed: a policy copies the table before adding its own). The thirteen policies are built at
- * cold start, where building the same 34 spellings thirteen times was measurable.
+ * changed: a policy copies the table before adding its own): building the same 34 spellings
+ * for each policy was measurable in a cold start.
  */
 function requiredSpellings(hex: EscapeRules['hex']): readonly (number[] | undefined)[] {
   let table = requiredByCase[hex];
@@ -86,21 +86,37 @@ function requiredSpellings(hex: EscapeRules['hex']): readonly (number[] | undefi
 }
 
 /**
- * A policy writes one pass over a string's UTF-16 code units. It runs on the request path up to
- * 26 times a body: writing numbers into one reused array and making one string at the end costs a
- * fraction of concatenating strings (and of collecting them).
+ * The ASCII spellings of one policy, indexed by code unit: what JSON requires, then the policy's
+ * own escapes.
  */
-function escapePolicy(name: string, rules: EscapeRules): EscapePolicy {
+function asciiSpellings(rules: EscapeRules): readonly (number[] | undefined)[] {
   const ascii = [...requiredSpellings(rules.hex)];
   for (const char of rules.hexAscii ?? '') {
     const code = char.charCodeAt(0);
     ascii[code] = units(unicodeEscape(code, rules.hexAsciiCase ?? rules.hex));
   }
   if (rules.slash) ascii[0x2f] = units('\\/');
+  return ascii;
+}
+
+/**
+ * A policy writes one pass over a string's UTF-16 code units. It runs on the request path up to
+ * 26 times a body: writing numbers into one reused array and making one string at the end costs a
+ * fraction of concatenating strings (and of collecting them). Its table of ASCII spellings is
+ * built the first time the policy writes or compares a text that needs it, not at cold start: a
+ * usual callback is written under three of the thirteen policies, or none.
+ */
+function escapePolicy(name: string, rules: EscapeRules): EscapePolicy {
+  let table: readonly (number[] | undefined)[] | undefined;
+  const spellings = () => {
+    table ??= asciiSpellings(rules);
+    return table;
+  };
   const { hex, nonAscii = false, lineSeparators = false } = rules;
   const digits = hexUnits[hex];
 
   const writeInto: EscapePolicy['writeInto'] = (value, out, start) => {
+    const ascii = spellings();
     let at = start;
     for (let i = 0; i < value.length; i++) {
       const code = value.charCodeAt(i);
@@ -134,7 +150,7 @@ function escapePolicy(name: string, rules: EscapeRules): EscapePolicy {
   const write = (value: string) => textOf(writeInto(value, scratchFor(value.length), 0));
   const key = (present: Presence): string => {
     const asciiKey = present.ascii
-      .map((code) => String.fromCharCode(...(ascii[code] ?? [code])))
+      .map((code) => String.fromCharCode(...(spellings()[code] ?? [code])))
       .join(' ');
     if (!present.nonAscii) return asciiKey;
     if (nonAscii) return `${asciiKey} escaped ${hex}`;
