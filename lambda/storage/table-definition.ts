@@ -96,7 +96,8 @@ function listedSince(fields: FieldDeclarations): number {
   );
 }
 
-export const indexNames = indexNamesOf(transactionFields);
+// Pure: a bundle that never reads it (the receiver's) drops the call instead of running it at load.
+export const indexNames = /* @__PURE__ */ indexNamesOf(transactionFields);
 
 /**
  * The table for a declaration of the transaction's fields (tests: a fixture's). Once a listed
@@ -139,7 +140,7 @@ export function transactionsTableOf(fields: FieldDeclarations): TableDefinition 
   };
 }
 
-export const transactionsTable = transactionsTableOf(transactionFields);
+export const transactionsTable = /* @__PURE__ */ transactionsTableOf(transactionFields);
 
 /** Every attribute the key schema and indexes use, each once (all strings). */
 export function keyAttributeNames(table: TableDefinition = transactionsTable): string[] {
