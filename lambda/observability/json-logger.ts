@@ -4,7 +4,7 @@ import type { Context } from 'aws-lambda';
 /**
  * The functions' JSON log lines, written here instead of by Powertools Logger: loading and first
  * use of that library cost about 4.5 ms of CPU per cold start, the receiver's last step to 1.15×
- * its floor (docs/performance.md, issue 22). The lines keep Powertools' members, order and rules:
+ * its floor (docs/performance.md). The lines keep Powertools' members, order and rules:
  * its level numbers and variables, the Lambda context and `cold_start`, the X-Ray root, errors as
  * `{ name, location, message, stack, cause }`, and the caller's replacer seeing every value first.
  */
