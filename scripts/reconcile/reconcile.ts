@@ -58,13 +58,16 @@ export function tableSources(
   window: TimeWindow,
 ): Omit<ReconcileSources, 'report'> {
   const recorded = recordedUnder(fields);
+  // Only what is compared (and `extra`, where an item stored before a field was declared keeps
+  // its value): the index's other list fields would be parsed a million times for nothing.
+  const compared = [...reconciledFields(fields), 'extra'];
   return {
     fields,
     recorded: async function* () {
       // Sixteen shards are read at once: a thousand items a page bounds what their pages hold
       // (a page of DynamoDB's 1 MB each would be 16 MB of text and several times that parsed).
       const context = { client, tableName, fields, pageSize: windowPageSize };
-      for await (const item of listByTime(context, window, {})) {
+      for await (const item of listByTime(context, window, {}, compared)) {
         yield recorded(item);
       }
     },

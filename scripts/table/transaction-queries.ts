@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
+import { byTimeProjection } from './index-projection.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
@@ -100,13 +101,20 @@ function newestByKey(
   });
 }
 
-/** Received in the window, newest first: one `byTime` range query per shard, merged. */
+/**
+ * Received in the window, newest first: one `byTime` range query per shard, merged. With
+ * `only`, each entry carries just those attributes (and the reference and time it is ordered
+ * by): a reader that needs a few fields of a million entries parses and holds that much less
+ * (see byTimeProjection).
+ */
 export function listByTime(
   context: QueryContext,
   window: TimeWindow,
   filters: Filters,
+  only?: readonly string[],
 ): AsyncGenerator<StoredItem> {
   const { byTime } = indexNamesOf(context.fields);
+  const projection = byTimeProjection(only, context.fields);
   const shard = (index: number) =>
     queryItems(context, {
       TableName: context.tableName,
@@ -114,13 +122,14 @@ export function listByTime(
       KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
       ...withFilter(
         filters,
-        { '#shard': attributes.timeShard, '#at': attributes.receivedAt },
+        { '#shard': attributes.timeShard, '#at': attributes.receivedAt, ...projection.names },
         {
           ':shard': { S: String(index) },
           ':since': { S: window.since },
           ':until': { S: window.lastIncluded },
         },
       ),
+      ...projection.expression,
       ScanIndexForward: false,
     });
   return mergeNewestFirst(Array.from({ length: timeShards }, (_, index) => shard(index)));
