@@ -17,7 +17,7 @@ export interface ResultRow {
   readonly ours: number;
   readonly baseline: number;
   readonly floor?: number;
-  /** The target for this row, and whether the run met it. */
+  /** The target this row is held to, and whether the run met it. */
   readonly target?: { readonly text: string; readonly met: boolean };
 }
 

@@ -94,7 +94,7 @@ async function eventsFor(kind: CpuCase, count: number, invoke: Invoke) {
   });
 }
 
-/** The target is on the in-memory rows: the receiver's own work, no SDK. */
+/** The target is on the in-memory rows: the receiver's own work, no SDK. */
 export function cpuRows(results: readonly CpuResult[]): ResultRow[] {
   return results.flatMap((ours) => {
     const baseline = results.find(

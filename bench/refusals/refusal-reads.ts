@@ -20,7 +20,7 @@ import { cleanEnvironment, repositoryRoot } from '../support/node24.js';
 import { type CommandRun, runCommand } from './read-command.js';
 import { seedRefusals } from './seed-refusals.js';
 
-/** The issue's targets for every read path. */
+/** The targets every read path is held to (docs/performance.md). */
 const targets = { peakRssMb: 300, firstLineMs: 2000 };
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);

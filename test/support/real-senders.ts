@@ -3,9 +3,10 @@ import type { SerializableValue } from '../../lambda/json/json-text.js';
 
 /**
  * Senders whose JSON comes from real serializers run as child processes (Python's `json`, Perl's
- * core JSON::PP, Node's JSON.stringify), not from our code. Each sender does what the issue's
- * refused senders did: hashes the text its serializer writes with one escape setting (`"hash"`
- * set to `""`, key appended), then sends the object, hash filled in, written with another.
+ * core JSON::PP, Node's JSON.stringify), not from our code. Each sender does what the senders
+ * refused before the escape policies did: hashes the text its serializer writes with one escape
+ * setting (`"hash"` set to `""`, key appended), then sends the object, hash filled in, written
+ * with another.
  */
 export interface RealSender {
   readonly name: string;
