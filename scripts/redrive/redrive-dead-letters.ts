@@ -2,7 +2,7 @@ import { UnpublishableRecordError } from '../../lambda/events/errors.js';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import {
   type DeadLetter,
-  readDeadLetters,
+  eachDeadLetter,
   removeDeadLetters,
 } from '../local/events/dead-letters.js';
 import {
@@ -20,45 +20,61 @@ export interface DeadLetterOutcome {
   readonly problem?: string;
 }
 
+/** How many letters a redrive took up, and how many of them left the file. */
+export interface RedriveSummary {
+  readonly handled: number;
+  readonly delivered: number;
+  /** Whether it stopped at a letter the consumer still refuses or could not be reached for. */
+  readonly refused: boolean;
+}
+
 /**
  * Sends local mode's dead letters again, oldest first, each with its own envelope id (consumers
  * that saw it after all dedupe on it), and removes the delivered ones from the file. It stops at
- * the first one the consumer still refuses: the rest would only wait out the same retries.
- * `handled` is told of each letter as it is taken up (progress).
+ * the first one the consumer still refuses: the rest would only wait out the same retries. The
+ * file is read as it goes and each outcome handed to `found` as it happens, so memory holds the
+ * delivered ids and no more, however many letters there are.
  */
 export async function redriveDeadLetters(
   file: string,
   target: EventTarget,
-  handled: () => void = () => {},
-): Promise<DeadLetterOutcome[]> {
-  const outcomes: DeadLetterOutcome[] = [];
-  const letters = await readDeadLetters(file);
-  for (const letter of letters) {
-    handled();
+  found: (outcome: DeadLetterOutcome) => void = () => {},
+): Promise<RedriveSummary> {
+  const delivered = new Set<string>();
+  let handled = 0;
+  let refused = false;
+  const report = (outcome: DeadLetterOutcome) => {
+    handled += 1;
+    if (outcome.delivered) delivered.add(outcome.id);
+    found(outcome);
+  };
+  for await (const letter of eachDeadLetter(file)) {
     let event: OutgoingEvent | undefined;
     try {
       event = eventOf(letter, target);
     } catch (error) {
       if (!(error instanceof UnpublishableRecordError)) throw error;
-      outcomes.push({ id: letter.id, delivered: false, problem: error.message });
+      report({ id: letter.id, delivered: false, problem: error.message });
       continue;
     }
     if (event === undefined) {
       // The record stands for no event (any more): nothing is owed.
-      outcomes.push({ id: letter.id, delivered: true });
+      report({ id: letter.id, delivered: true });
       continue;
     }
     const outcome = await send(target, event);
-    outcomes.push({
+    report({
       id: letter.id,
       delivered: outcome?.delivered === true,
       ...(!outcome?.delivered && { refused: true, problem: outcome?.problem ?? 'stopped' }),
     });
-    if (!outcome?.delivered) break;
+    if (!outcome?.delivered) {
+      refused = true;
+      break;
+    }
   }
-  const delivered = new Set(outcomes.filter((o) => o.delivered).map((o) => o.id));
   await removeDeadLetters(file, delivered);
-  return outcomes;
+  return { handled, delivered: delivered.size, refused };
 }
 
 /** The envelope as first sent; for a record no event could be built from, built again now. */

@@ -2,7 +2,7 @@ import { UsageError } from '../cli/cli-errors.js';
 import { exitCodes } from '../cli/exit-codes.js';
 import { Progress } from '../cli/output/progress.js';
 import { terminalText } from '../cli/terminal-text.js';
-import { readDeadLetters } from '../local/events/dead-letters.js';
+import { hasDeadLetters } from '../local/events/dead-letters.js';
 import { eventFiles } from '../local/events/event-files.js';
 import { localSigningSecret } from '../local/events/forward-destination.js';
 import { localData } from '../local/local-data.js';
@@ -20,23 +20,27 @@ export async function redriveLocalDeadLetters(url: string): Promise<number> {
   const file = eventFiles(data.dir).deadLetters;
   const signingSecret = await localSigningSecret();
   const progress = new Progress('dead letters');
-  const outcomes = await redriveDeadLetters(
+  // A line per letter as it is decided: a million letters are never held to be printed at the end.
+  const summary = await redriveDeadLetters(
     file,
     { url, ...(signingSecret && { signingSecret }) },
-    () => progress.add(),
+    ({ id, delivered, problem }) => {
+      progress.add();
+      const line = delivered
+        ? `${id}: delivered; removed`
+        : `${id}: kept (${problem ?? 'not delivered'})`;
+      process.stdout.write(`${terminalText(line)}\n`);
+    },
   ).finally(() => progress.stop());
-  if (outcomes.length === 0) {
-    process.stdout.write(`No dead letters in ${file}.\n`);
+  if (summary.handled === 0) {
+    process.stdout.write(`No dead letters in ${terminalText(file)}.\n`);
     return exitCodes.ok;
   }
-  const lines = outcomes.map(({ id, delivered, problem }) =>
-    delivered ? `${id}: delivered; removed` : `${id}: kept (${problem ?? 'not delivered'})`,
+  process.stdout.write(
+    `${terminalText(`${summary.delivered} dead letter(s) delivered to ${url} and removed from ${file}.`)}\n`,
   );
-  const delivered = outcomes.filter((outcome) => outcome.delivered).length;
-  lines.push(`${delivered} dead letter(s) delivered to ${url} and removed from ${file}.`);
-  process.stdout.write(`${lines.map(terminalText).join('\n')}\n`);
   // One the consumer still refuses is worth running again (3); one that cannot become an event
   // is an answer (1); none left is done (0).
-  if (outcomes.some((outcome) => !outcome.delivered && outcome.refused)) return exitCodes.failed;
-  return (await readDeadLetters(file)).length === 0 ? exitCodes.ok : exitCodes.differences;
+  if (summary.refused) return exitCodes.failed;
+  return (await hasDeadLetters(file)) ? exitCodes.differences : exitCodes.ok;
 }

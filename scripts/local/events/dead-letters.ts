@@ -1,8 +1,8 @@
 import { open } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { lock } from 'proper-lockfile';
-import { writeAtomically } from '../atomic-file.js';
-import { readJsonLines } from './json-lines-file.js';
+import { writeAtomicallyFrom } from '../atomic-file.js';
+import { eachJsonLine, readJsonLines } from './json-lines-file.js';
 
 /** An event that no try delivered, kept to be sent again by `npm run redrive -- --forward-to`. */
 export interface DeadLetter {
@@ -49,16 +49,37 @@ export function appendDeadLetter(file: string, letter: DeadLetter): Promise<void
   });
 }
 
-/** Every complete line of the file; none when it does not exist. */
+/** Every complete line of the file; none when it does not exist. For a count or a page. */
 export function readDeadLetters(file: string): Promise<DeadLetter[]> {
   return readJsonLines<DeadLetter>(file);
 }
 
-/** Removes the letters with these ids, keeping any appended meanwhile. */
+/** Each letter as it is read, oldest first: what a redrive of any length walks. */
+export function eachDeadLetter(file: string): AsyncGenerator<DeadLetter> {
+  return eachJsonLine<DeadLetter>(file);
+}
+
+/** How many letters the file holds, counted as it is read. */
+export async function countDeadLetters(file: string): Promise<number> {
+  let count = 0;
+  for await (const _letter of eachDeadLetter(file)) count += 1;
+  return count;
+}
+
+/** Whether the file holds a letter, reading no further than the first. */
+export async function hasDeadLetters(file: string): Promise<boolean> {
+  for await (const _letter of eachDeadLetter(file)) return true;
+  return false;
+}
+
+/** Removes the letters with these ids, keeping any appended meanwhile; streamed both ways. */
 export function removeDeadLetters(file: string, ids: ReadonlySet<string>): Promise<void> {
   if (ids.size === 0) return Promise.resolve();
-  return withLock(file, async () => {
-    const kept = (await readDeadLetters(file)).filter((letter) => !ids.has(letter.id));
-    await writeAtomically(file, kept.map((letter) => `${JSON.stringify(letter)}\n`).join(''));
-  });
+  return withLock(file, () => writeAtomicallyFrom(file, keptLines(file, ids)));
+}
+
+async function* keptLines(file: string, ids: ReadonlySet<string>): AsyncGenerator<string> {
+  for await (const letter of eachDeadLetter(file)) {
+    if (!ids.has(letter.id)) yield `${JSON.stringify(letter)}\n`;
+  }
 }

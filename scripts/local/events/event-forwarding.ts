@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { readDeadLetters } from './dead-letters.js';
+import { countDeadLetters } from './dead-letters.js';
 import { eventFiles } from './event-files.js';
 import { startEventForwarder } from './event-forwarder.js';
 import type { DeliveryPolicy } from './http-delivery.js';
@@ -35,7 +35,7 @@ export async function startEventForwarding(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const outbox = await Outbox.open(files);
   const owed = outbox.entries.length - outbox.forwarded;
-  const deadLettersBefore = (await readDeadLetters(files.deadLetters)).length;
+  const deadLettersBefore = await countDeadLetters(files.deadLetters);
 
   const forwarder = startEventForwarder({
     outbox,
