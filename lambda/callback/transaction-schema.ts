@@ -4,6 +4,7 @@ import * as z from 'zod/mini';
 import { canonicalNumber } from '../json/canonical-number.js';
 import { JsonNumber } from '../json/json-number.js';
 import { isJsonObject, type JsonValue } from '../json/strict-json.js';
+import { perDeclaration } from './per-declaration.js';
 import {
   type FieldDeclaration,
   type FieldDeclarations,
@@ -95,25 +96,13 @@ export type ValidationResult<T = Transaction> =
   | { readonly success: false; readonly errors: FieldError[] };
 
 /**
- * The real declaration's field rules, built once at cold start. The body is checked field by
+ * Each declaration's field rules, the real one's built once at cold start. The body is checked field by
  * field rather than through a `z.looseObject` of these rules: the object schema added nothing
  * the loop below does not (each rule already says "is required" for a missing member, undeclared
  * members are kept apart anyway), and building and first running it cost about 2.5 ms of every
  * cold start (docs/performance.md).
  */
-const realShape = shapeOf(transactionFields);
-/** Rules of other declarations (tests' fixtures), built once each, on first use. */
-const shapes = new WeakMap<FieldDeclarations, Record<string, z.ZodMiniType>>();
-
-function shapeFor(fields: FieldDeclarations): Record<string, z.ZodMiniType> {
-  if (fields === transactionFields) return realShape;
-  let shape = shapes.get(fields);
-  if (shape === undefined) {
-    shape = shapeOf(fields);
-    shapes.set(fields, shape);
-  }
-  return shape;
-}
+const shapeFor = perDeclaration(shapeOf);
 
 /**
  * Validates a parsed body against a declaration (the real one unless given), naming every

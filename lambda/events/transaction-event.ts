@@ -1,12 +1,12 @@
 import type { EventBridgeEvent } from 'aws-lambda';
 // zod/mini, like the receiver's schema it extends: the same engine, a smaller bundle.
 import * as z from 'zod/mini';
+import { perDeclaration } from '../callback/per-declaration.js';
 import {
   type FieldDeclarations,
   isNumberKind,
   type TransactionFields,
   type TransactionOf,
-  transactionFields,
 } from '../callback/transaction-fields.js';
 import { type FieldSchema, valueSchema } from '../callback/transaction-schema.js';
 import { JsonNumber } from '../json/json-number.js';
@@ -119,24 +119,12 @@ export type TransactionConflictDetail = TransactionCompletedDetail & {
   readonly requestId: string;
 };
 
-const realSchemas = detailSchemasOf(transactionFields);
-/** Schemas of other declarations (tests' fixtures), built once each, on first use. */
-const otherSchemas = new WeakMap<FieldDeclarations, typeof realSchemas>();
+/** The detail schemas of a declaration (the real one unless given). */
+export const detailSchemas = perDeclaration(detailSchemasOf);
 
 /** `Transaction Completed`'s detail under the real declaration (corrections reuse it). */
-export const transactionCompletedDetailSchema =
-  realSchemas.completed as unknown as z.ZodMiniType<TransactionCompletedDetail>;
-
-/** The detail schemas of a declaration (the real one unless given). */
-export function detailSchemas(fields: FieldDeclarations = transactionFields) {
-  if (fields === transactionFields) return realSchemas;
-  let schemas = otherSchemas.get(fields);
-  if (schemas === undefined) {
-    schemas = detailSchemasOf(fields);
-    otherSchemas.set(fields, schemas);
-  }
-  return schemas;
-}
+export const transactionCompletedDetailSchema = detailSchemas()
+  .completed as unknown as z.ZodMiniType<TransactionCompletedDetail>;
 
 /** What a consumer's Lambda target receives, for typing handlers. */
 export type TransactionCompletedEvent = EventBridgeEvent<
