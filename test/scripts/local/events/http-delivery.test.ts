@@ -25,6 +25,62 @@ describe('delivering one event to a consumer', () => {
     return { url: `http://127.0.0.1:${port}/`, requests: () => requests };
   }
 
+  /** A consumer that answers every request with `status`, counting connections and bodies. */
+  async function answeringConsumer(status: number) {
+    const bodies: string[] = [];
+    let connections = 0;
+    server = createServer(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      bodies.push(body);
+      response.writeHead(status, { location: 'http://127.0.0.1:9/elsewhere' }).end('ignored');
+    });
+    server.on('connection', () => {
+      connections += 1;
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    return { url: `http://127.0.0.1:${port}/`, bodies, connections: () => connections };
+  }
+
+  it('sends one event after another over one kept-open connection, bodies whole', async () => {
+    const consumer = await answeringConsumer(204);
+
+    for (const body of ['{"n":1}', '{"n":"é"}', '{"n":3}']) {
+      expect(await deliver(consumer.url, body, {})).toEqual({
+        delivered: true,
+        attempts: 1,
+        status: 204,
+      });
+    }
+
+    expect(consumer.bodies).toEqual(['{"n":1}', '{"n":"é"}', '{"n":3}']);
+    expect(consumer.connections()).toBe(1);
+  });
+
+  it('follows no redirect: a 302 is a refusal, retried and then given up', async () => {
+    const consumer = await answeringConsumer(302);
+
+    const outcome = await deliver(consumer.url, '{}', {}, { attempts: 2, firstRetryMs: 10 });
+
+    expect(outcome).toEqual({ delivered: false, attempts: 2, problem: 'answered 302' });
+    expect(consumer.bodies).toHaveLength(2);
+  });
+
+  it('names a refused connection by its code', async () => {
+    const consumer = await answeringConsumer(204);
+    server?.close();
+    await once(server as Server, 'close');
+
+    const outcome = await deliver(consumer.url, '{}', {}, { attempts: 1 });
+
+    expect(outcome).toMatchObject({ delivered: false, attempts: 1 });
+    expect(outcome?.delivered === false && outcome.problem).toMatch(
+      /^ECONNREFUSED \(connect ECONNREFUSED 127\.0\.0\.1:\d+\)$/,
+    );
+  });
+
   it('gives up on a consumer that never answers after each try times out', async () => {
     const consumer = await hungConsumer();
 
