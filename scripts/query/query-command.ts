@@ -22,18 +22,13 @@ import {
   type QueryContext,
   scanTransactions,
   take,
+  windowPageSize,
 } from '../table/transaction-queries.js';
 import { conflictListView } from './conflict-output.js';
 import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
 import { summarize, summaryFormats, summaryView } from './transaction-summary.js';
-
-/**
- * Items per request when reading a whole window: sixteen shards are read at once, so this bounds
- * what is held (sixteen pages) at about one query per thousand transactions.
- */
-const streamPageSize = 1000;
 
 const program = commandProgram('query', 'Read the recorded callbacks.', {
   ok: 'read and printed',
@@ -108,7 +103,7 @@ withSelectionOptions(
   const select = selection(flags);
   outputPlan(flags, transactionView.formats);
   await withTarget(flags, async (target) => {
-    const pageSize = Math.min(flags.limit, streamPageSize);
+    const pageSize = Math.min(flags.limit, windowPageSize);
     const items = take(select({ ...target, pageSize }), flags.limit);
     await writeListing(items, transactionView, flags, {
       footer: (count) => {
@@ -132,7 +127,7 @@ withSelectionOptions(
   const select = selection(flags);
   outputPlan(flags, transactionView.formats);
   await withTarget(flags, async (target) => {
-    const items = select({ ...target, pageSize: streamPageSize });
+    const items = select({ ...target, pageSize: windowPageSize });
     await writeListing(flags.limit ? take(items, flags.limit) : items, transactionView, flags, {
       footer: (count) => `${count} transaction${count === 1 ? '' : 's'}\n`,
     });
@@ -153,7 +148,7 @@ withTableOptions(
   const window = timeWindow(flags.since, flags.until);
   outputPlan(flags, summaryFormats);
   await withTarget(flags, async (target) => {
-    const items = listByTime({ ...target, pageSize: streamPageSize }, window, {});
+    const items = listByTime(target, window, {});
     const byDay = flags.by === 'day';
     const rows = await summarize(withProgress(items, 'transactions'), { byDay });
     await writeListing(rows, summaryView(byDay), flags, {

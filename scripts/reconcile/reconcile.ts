@@ -46,9 +46,6 @@ export interface ReconcileSources {
   readonly fields?: FieldDeclarations;
 }
 
-/** Items per request when reading the window (see query's `streamPageSize`). */
-const windowPageSize = 1000;
-
 /**
  * The table's side of {@link ReconcileSources}: the time index, lookups by key, conflicts, all
  * read under the context's declaration.
@@ -64,9 +61,7 @@ export function tableSources(
   return {
     fields,
     recorded: async function* () {
-      // Sixteen shards are read at once: a thousand items a page bounds what their pages hold
-      // (a page of DynamoDB's 1 MB each would be 16 MB of text and several times that parsed).
-      const context = { client, tableName, fields, pageSize: windowPageSize };
+      const context = { client, tableName, fields };
       for await (const item of listByTime(context, window, {}, compared)) {
         yield recorded(item);
       }

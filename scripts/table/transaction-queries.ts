@@ -21,6 +21,13 @@ export interface Filters {
   readonly status?: string;
 }
 
+/**
+ * Items per request when reading a whole window: sixteen shards are read at once and each holds
+ * its page until merged, so this bounds what is held (a page of DynamoDB's 1 MB each would be
+ * 16 MB of text and several times that parsed) at about one query per thousand transactions.
+ */
+export const windowPageSize = 1000;
+
 /** Where to read, and items per request (`Limit`), so a small `--limit` reads no more. */
 export interface QueryContext {
   readonly client: DynamoDBClient;
@@ -115,8 +122,9 @@ export function listByTime(
 ): AsyncGenerator<StoredItem> {
   const { byTime } = indexNamesOf(context.fields);
   const projection = byTimeProjection(only, context.fields);
+  const paged = { pageSize: windowPageSize, ...context };
   const shard = (index: number) =>
-    queryItems(context, {
+    queryItems(paged, {
       TableName: context.tableName,
       IndexName: byTime,
       KeyConditionExpression: '#shard = :shard AND #at BETWEEN :since AND :until',
@@ -253,14 +261,15 @@ export async function* itemsInWindow(
   window: TimeWindow,
 ): AsyncGenerator<Item[]> {
   let references: string[] = [];
-  // The index carries the list fields only: its entries are read back from the table by key.
+  // The index carries the list fields only: its entries are read back from the table by key,
+  // so only the reference (and the time they are merged by) is read from it.
   const readBack = async () => {
     const found = await itemsByReference({ client, tableName }, references);
     const items = references.map((reference) => found.get(reference));
     references = [];
     return items.filter((item) => item !== undefined);
   };
-  for await (const entry of listByTime({ client, tableName, fields }, window, {})) {
+  for await (const entry of listByTime({ client, tableName, fields }, window, {}, [])) {
     if (references.push(String(entry.reference)) === maxKeysPerBatch) yield await readBack();
   }
   if (references.length > 0) yield await readBack();
