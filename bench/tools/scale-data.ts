@@ -1,6 +1,10 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
+import type { DeadLetter } from '../../scripts/local/events/dead-letters.js';
+import { outgoingEvent } from '../../scripts/local/events/event-target.js';
+import { insertRecord } from '../../scripts/replay/republish.js';
 import { putBatch } from '../../test/support/put-batch.js';
 
 /** The day every bench transaction is received in: reconcile's window. */
@@ -80,5 +84,29 @@ export function* reportLines(recorded: number, missing: number): Generator<strin
   }
   for (let i = 0; i < missing; i++) {
     yield `never-recorded-${i.toString().padStart(8, '0')},1,TRY,Deposit,Confirm\n`;
+  }
+}
+
+/**
+ * Local mode's dead-letter file for `count` events of the bench's day, a line each as the
+ * forwarder writes them, each built by the real path: the bench transaction's item as an INSERT
+ * record, the stream consumer's event and entry, the envelope a consumer would have been sent.
+ */
+export function* deadLetterLines(count: number): Generator<string> {
+  const deadLetteredAt = new Date(Date.parse(benchDay.until)).toISOString();
+  for (let i = 0; i < count; i++) {
+    const event = eventForRecord(insertRecord(transactionItem(benchRecord(i, count))));
+    if (event === undefined) throw new Error(`bench transaction ${i} makes no event`);
+    const outgoing = outgoingEvent(putEventsEntry(event, 'local'), { region: 'us-east-1' });
+    const letter: DeadLetter = {
+      ...outgoing,
+      detailType: event.detailType,
+      reference: event.detail.reference,
+      url: 'http://127.0.0.1:9/events',
+      attempts: 6,
+      problem: 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)',
+      deadLetteredAt,
+    };
+    yield `${JSON.stringify(letter)}\n`;
   }
 }

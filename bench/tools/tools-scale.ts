@@ -1,14 +1,14 @@
 /**
  * `npm run bench:tools`: the operator tools at scale against a local engine. For each size it
  * seeds that many transactions into one day, then times reconcile in table and in JSON form
- * (same report, same table, one after the other) and the listing commands, each a fresh process
- * under GNU time: wall seconds and peak RSS. Figures are printed, never judged.
+ * (same report, same table, one after the other), the listing commands, replay of the day and
+ * redrive of as many dead letters to a counting sink, each a fresh process under GNU time: wall
+ * seconds and peak RSS. Figures are printed, never judged.
  *
  *   npm run bench:tools -- --rows 100000,1000000 --engine dynalite
  */
 import { createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,17 +20,13 @@ import { ensureTable, localDynamoDbClient } from '../../scripts/local/engine/loc
 import { localAwsEnvironment } from '../support/engines.js';
 import { cleanEnvironment } from '../support/node24.js';
 import { inScratchDir } from '../support/scratch-dir.js';
+import { measureEvents } from './event-commands.js';
 import { benchDay, reportLines, seedTransactions } from './scale-data.js';
 import { type CommandFigures, timedCommand } from './timed-command.js';
+import { publish, type Row, type Timed } from './tools-report.js';
 
 const log = (message: string) =>
   process.stderr.write(`bench:tools ${new Date().toISOString().slice(11, 19)} ${message}\n`);
-
-interface Row extends CommandFigures {
-  readonly rows: number;
-  readonly case: string;
-  readonly format: string;
-}
 
 const program = commandProgram('bench:tools', 'Times the operator tools at scale (local engine).', {
   ok: 'measured (figures are printed, never judged)',
@@ -42,7 +38,8 @@ const program = commandProgram('bench:tools', 'Times the operator tools at scale
       .default('dynalite'),
   )
   .option('--seeded <n>', 'transactions recorded in the window (default: as many as --rows)')
-  .option('--skip-listing', 'only reconcile', false)
+  .option('--skip-listing', 'no listing commands', false)
+  .option('--skip-events', 'no replay and redrive', false)
   .option('--skip-all-differ', 'only the report that mostly agrees', false)
   .option('--skip-mostly-agree', 'only the report where all differ', false)
   .option(
@@ -109,21 +106,6 @@ function measureEach(
   });
 }
 
-/** Prints the table with the machine and load it was measured on, and the JSON when asked. */
-async function publish(
-  rows: readonly Row[],
-  engine: string,
-  loadBefore: string | undefined,
-  json: string | undefined,
-): Promise<void> {
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.versions.node}, ${engine}`;
-  const after = loadavg()[0]?.toFixed(1);
-  process.stdout.write(
-    `${markdown(rows)}\n${machine}; load average ${loadBefore} before, ${after} after.\n`,
-  );
-  if (json) await writeFile(json, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
-}
-
 let tableSequence = 0;
 
 /** A new table holding `count` transactions in the bench's day; its name. */
@@ -143,6 +125,7 @@ async function measureSize(
   dir: string,
   options: {
     skipListing: boolean;
+    skipEvents: boolean;
     skipAllDiffer: boolean;
     skipMostlyAgree: boolean;
     repeat: string;
@@ -175,9 +158,15 @@ async function measureSize(
   const window = ['--since', benchDay.since, '--until', benchDay.until];
   const rows: Row[] = [];
   const label = (what: string) => `${what} (${seeded.toLocaleString('en')} recorded)`;
-  const timed = async (what: string, format: string, script: string, args: string[]) => {
+  const timed: Timed = async (
+    what: string,
+    format: string,
+    script: string,
+    args: string[],
+    more: NodeJS.ProcessEnv = {},
+  ) => {
     log(`${size} ${what} ${format}…`);
-    const figures = await timedCommand({ script, args, env });
+    const figures = await timedCommand({ script, args, env: { ...env, ...more } });
     log(
       `${size} ${what} ${format}: ${figures.seconds} s (CPU ${figures.cpuSeconds.toFixed(1)} s), ${figures.peakRssMb} MB, exit ${figures.exitCode}`,
     );
@@ -218,6 +207,9 @@ async function measureSize(
     ]);
     await query('query export', 'jsonl', ['export', ...day, '--format', 'jsonl']);
     await query('query summary', 'table', ['summary', ...day]);
+  }
+  if (!options.skipEvents && seeded > 0) {
+    rows.push(...(await measureEvents(seeded, dir, timed)));
   }
   return rows;
 }
@@ -269,24 +261,6 @@ function median(runs: readonly CommandFigures[]): CommandFigures {
 async function writeReport(path: string, recorded: number, missing: number): Promise<string> {
   await pipeline(Readable.from(reportLines(recorded, missing)), createWriteStream(path));
   return path;
-}
-
-function markdown(rows: readonly Row[]): string {
-  const lines = [
-    '| rows | command | format | wall (s) | CPU (s) | peak RSS (MB) | exit | output (MB) | table / json wall | table / json CPU |',
-    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ];
-  for (const row of rows) {
-    const json = rows.find(
-      (other) => other.rows === row.rows && other.case === row.case && other.format === 'json',
-    );
-    const ratio = (figure: 'seconds' | 'cpuSeconds') =>
-      row.format === 'table' && json ? `${(row[figure] / json[figure]).toFixed(2)}×` : '';
-    lines.push(
-      `| ${row.rows.toLocaleString('en')} | ${row.case} | ${row.format} | ${row.seconds.toFixed(1)} | ${row.cpuSeconds.toFixed(1)} | ${row.peakRssMb} | ${row.exitCode} | ${(row.stdoutBytes / 2 ** 20).toFixed(1)} | ${ratio('seconds')} | ${ratio('cpuSeconds')} |`,
-    );
-  }
-  return lines.join('\n');
 }
 
 await runProgram(program, 'bench:tools');
