@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { maxBodyBytes } from '../../lambda/http/read-body.js';
 import { positiveInteger } from '../../scripts/cli/cli-errors.js';
 import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';
 import { median } from '../../scripts/gateway/statistics.js';
@@ -29,6 +30,12 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
   ok: 'measured and printed',
 })
   .option('--count <n>', 'kept refusals to seed', positiveInteger('--count'), 10_000)
+  .option(
+    '--body-bytes <n>',
+    'bytes of each refused body (smaller, to seed a million in minutes)',
+    positiveInteger('--body-bytes'),
+    maxBodyBytes,
+  )
   .option(
     '--runs <n>',
     'runs of each command (median time, highest RSS)',
@@ -55,12 +62,17 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
     try {
       const table = 'bench-refusals';
       await ensureTable(client, table, { create: true, table: 'refusals' });
-      log(`seeding ${options.count} refusals of 64 KB`);
+      log(`seeding ${options.count} refusals of ${options.bodyBytes} bytes`);
       const started = Date.now();
-      const { newest, oldest } = await seedRefusals(client, table, options.count, (done) =>
-        log(`  ${done} seeded`),
+      const { newest, oldest } = await seedRefusals(
+        client,
+        table,
+        options.count,
+        (done) => log(`  ${done} seeded`),
+        options.bodyBytes,
       );
-      log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const seconds = (Date.now() - started) / 1000;
+      log(`seeded in ${seconds.toFixed(1)} s`);
       const keyFile = join(dir, 'key');
       await writeFile(keyFile, 'bench-key\n', { mode: 0o600 });
       const env = cleanEnvironment({ ...localAwsEnvironment, REFUSALS_TABLE_NAME: table });
@@ -113,7 +125,7 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
         for (let run = 0; run < times; run++) runs.push(await runCommand({ script, args, env }));
         rows.push(summarize(name, runs));
       }
-      const text = report(rows, options.count, options.runs, options.baselineRuns);
+      const text = report(rows, options, seconds);
       process.stdout.write(`\n${text}`);
       if (options.write) {
         const out = join(repositoryRoot, 'bench', 'results');
@@ -149,7 +161,16 @@ function summarize(name: string, runs: readonly CommandRun[]): Row {
   };
 }
 
-function report(rows: readonly Row[], count: number, runs: number, baselineRuns: number): string {
+function report(
+  rows: readonly Row[],
+  {
+    count,
+    bodyBytes,
+    runs,
+    baselineRuns,
+  }: Record<'count' | 'bodyBytes' | 'runs' | 'baselineRuns', number>,
+  seededSeconds: number,
+): string {
   const fixed = (value: number, digits = 0) =>
     Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits }) : '–';
   const met = (row: Row) =>
@@ -159,7 +180,7 @@ function report(rows: readonly Row[], count: number, runs: number, baselineRuns:
         ? 'met'
         : 'MISSED';
   const lines = [
-    `${count.toLocaleString('en-US')} kept refusals of 64 KB in dynalite (LevelDB), ${runs} runs of ` +
+    `${count.toLocaleString('en-US')} kept refusals of ${bodyBytes === maxBodyBytes ? '64 KB' : `${bodyBytes} bytes`} in dynalite (LevelDB), seeded in ${fixed(seededSeconds)} s; ${runs} runs of ` +
       `each command (${baselineRuns} of each baseline): median times, highest peak RSS. Targets: ` +
       `first line ≤ ${targets.firstLineMs} ms, peak RSS ≤ ${targets.peakRssMb} MB. A floor is the ` +
       'command started with --help: Node, tsx and its modules loaded, nothing read.',

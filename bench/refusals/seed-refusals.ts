@@ -8,14 +8,18 @@ import { keepRefusalUpdate } from '../../lambda/refusals/refusal-item.js';
 export const seededReference = (i: number) => `bench-ref-${String(i).padStart(6, '0')}`;
 
 /**
- * A refused body of exactly the receiver's limit (64 KB): a JSON object with a reference, an
- * invalid amount, a hash (so verify has one to check) and padding that makes each one distinct.
+ * A refused body of exactly `bytes` (at least about 160; the receiver's limit, 64 KB, by default):
+ * a JSON object with a reference, an invalid amount, a hash (so verify has one to check) and
+ * padding that makes each one distinct.
  */
-function refusedBody(i: number): Buffer {
+function refusedBody(i: number, bytes: number): Buffer {
   const head = `{"reference":"${seededReference(i)}","amount":"-1","hash":"${'0'.repeat(64)}","padding":"`;
   const tail = '"}';
-  const padding = createHash('sha256').update(String(i)).digest('hex').repeat(1100);
-  return Buffer.from(head + padding.slice(0, maxBodyBytes - head.length - tail.length) + tail);
+  const padding = createHash('sha256')
+    .update(String(i))
+    .digest('hex')
+    .repeat(Math.ceil(bytes / 64));
+  return Buffer.from(head + padding.slice(0, bytes - head.length - tail.length) + tail);
 }
 
 /**
@@ -28,10 +32,11 @@ export async function seedRefusals(
   tableName: string,
   count: number,
   progress: (done: number) => void,
+  bodyBytes: number = maxBodyBytes,
 ): Promise<{ newest: RefusalRecord; oldest: RefusalRecord }> {
   const start = Date.parse('2026-01-01T00:00:00Z');
   const refusal = (i: number): RefusalRecord => {
-    const body = refusedBody(i);
+    const body = refusedBody(i, bodyBytes);
     return {
       digest: createHash('sha256').update(body).digest('hex'),
       body,
