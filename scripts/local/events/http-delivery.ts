@@ -110,7 +110,7 @@ async function post(
         agent: agents[https ? 'https:' : 'http:'],
         signal: controller.signal,
       });
-      request.once('response', answered).once('error', failed).end(body);
+      request.once('response', answered).on('error', failed).end(body);
     });
     // Read to its end (no redirect is followed), so the connection serves the next event.
     response.resume();
