@@ -122,7 +122,7 @@ export function listByTime(
 ): AsyncGenerator<StoredItem> {
   const { byTime } = indexNamesOf(context.fields);
   const projection = byTimeProjection(only, context.fields);
-  const paged = { pageSize: windowPageSize, ...context };
+  const paged = { ...context, pageSize: context.pageSize ?? windowPageSize };
   const shard = (index: number) =>
     queryItems(paged, {
       TableName: context.tableName,

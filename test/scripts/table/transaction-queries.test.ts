@@ -1,4 +1,8 @@
-import { CreateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  type DynamoDBClient,
+  type QueryCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   indexNames,
@@ -13,9 +17,13 @@ import { summarize } from '../../../scripts/query/transaction-summary.js';
 import type { StoredItem } from '../../../scripts/table/stored-item.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import {
+  type Item,
+  itemsInWindow,
   listByTime,
   listByUsername,
+  maxKeysPerBatch,
   type QueryContext,
+  windowPageSize,
 } from '../../../scripts/table/transaction-queries.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../../support/engines.js';
 import { storeTransactions, syntheticRecords } from '../../support/stored-transactions.js';
@@ -44,17 +52,17 @@ function expectedIn(since: string, until: string): TransactionRecord[] {
     );
 }
 
-/** Counts the Query requests a client sends. */
-function countQueries(client: DynamoDBClient): { readonly count: () => number } {
-  let queries = 0;
+/** The Query requests a client sends, as the caller built them. */
+function recordQueries(client: DynamoDBClient): { readonly sent: QueryCommandInput[] } {
+  const sent: QueryCommandInput[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      if (context.commandName === 'QueryCommand') queries++;
+      if (context.commandName === 'QueryCommand') sent.push(args.input as QueryCommandInput);
       return next(args);
     },
-    { step: 'initialize', name: `countQueries${Math.random()}` },
+    { step: 'initialize', name: `recordQueries${Math.random()}` },
   );
-  return { count: () => queries };
+  return { sent };
 }
 
 describe.each(engines)('time-window queries on %s', (engine: Engine) => {
@@ -93,15 +101,51 @@ describe.each(engines)('time-window queries on %s', (engine: Engine) => {
   });
 
   it('costs one query per shard whatever the window: a day, or twenty-six years', async () => {
-    const counter = countQueries(table.client);
+    const queries = recordQueries(table.client);
 
     await collect(listByTime(context, timeWindow('2026-11-19', '2026-11-20'), {}));
-    const oneDay = counter.count();
+    const oneDay = queries.sent.length;
     await collect(listByTime(context, timeWindow('2000-01-01', '2026-11-20'), {}));
-    const years = counter.count() - oneDay;
+    const years = queries.sent.length - oneDay;
 
     expect(oneDay).toBe(timeShards);
     expect(years).toBe(timeShards);
+  });
+
+  it('asks for a thousand entries a page unless the caller sets its own', async () => {
+    const queries = recordQueries(table.client);
+    const window = timeWindow('2026-11-17', '2026-11-20');
+
+    await collect(listByTime(context, window, {}));
+    const byDefault = queries.sent.map((input) => input.Limit);
+    await collect(listByTime({ ...context, pageSize: 50 }, window, {}));
+    const chosen = queries.sent.slice(byDefault.length).map((input) => input.Limit);
+
+    // Sixteen shards hold a page each while merged: DynamoDB's own page would be 1 MB each.
+    expect(windowPageSize).toBe(1000);
+    expect(byDefault).toEqual(Array(timeShards).fill(windowPageSize));
+    expect(new Set(chosen)).toEqual(new Set([50]));
+  });
+
+  it('reads whole items for a window, asking the index for keys only', async () => {
+    const queries = recordQueries(table.client);
+    const window = timeWindow('2026-11-17', '2026-11-20');
+
+    const batches: Item[][] = [];
+    for await (const batch of itemsInWindow(context, window)) batches.push(batch);
+
+    const items = batches.flat();
+    expect(batches.every((batch) => batch.length <= maxKeysPerBatch)).toBe(true);
+    expect(items.map((item) => item.reference?.S)).toEqual(
+      expectedIn(window.since, '2026-11-20T00:00:00.000Z').map((r) => r.transaction.reference),
+    );
+    expect(items.every((item) => item.rawBody?.S !== undefined)).toBe(true);
+    for (const input of queries.sent) {
+      const projected = input.ProjectionExpression?.split(', ').map(
+        (name) => input.ExpressionAttributeNames?.[name],
+      );
+      expect(projected).toEqual(['reference', 'receivedAt']);
+    }
   });
 
   it('reads only the attributes asked for, in the same order, with reserved names', async () => {
