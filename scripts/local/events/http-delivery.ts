@@ -77,10 +77,8 @@ export async function deliver(
  * redrive send a million events one after the other, and fetch (undici) left about 170 MB more
  * heap standing and took twice the CPU over 100,000 POSTs (docs/performance.md).
  */
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
+const http = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
+const https = { request: httpsRequest, agent: new HttpsAgent({ keepAlive: true }) };
 
 async function post(
   url: string,
@@ -99,15 +97,15 @@ async function post(
   stop?.addEventListener('abort', onStop, { once: true });
   try {
     const response = await new Promise<IncomingMessage>((answered, failed) => {
-      const https = url.startsWith('https:');
-      const request = (https ? httpsRequest : httpRequest)(url, {
+      const transport = url.startsWith('https:') ? https : http;
+      const request = transport.request(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           ...headers,
         },
-        agent: agents[https ? 'https:' : 'http:'],
+        agent: transport.agent,
         signal: controller.signal,
       });
       request.once('response', answered).on('error', failed).end(body);
