@@ -18,8 +18,8 @@ export interface SinkCounts {
 export async function withCountingSink<T>(
   use: (sink: {
     readonly url: string;
-    readonly counts: () => SinkCounts;
-    reset(): void;
+    /** What came in since the sink started or was last taken from; counting starts again. */
+    take(): SinkCounts;
   }) => Promise<T>,
 ): Promise<T> {
   let requests = 0;
@@ -40,11 +40,12 @@ export async function withCountingSink<T>(
   try {
     return await use({
       url: `http://127.0.0.1:${port}/events`,
-      counts: () => ({ requests, distinctIds: ids.size, bytes }),
-      reset: () => {
+      take: () => {
+        const counts = { requests, distinctIds: ids.size, bytes };
         requests = 0;
         bytes = 0;
         ids = new Set();
+        return counts;
       },
     });
   } finally {

@@ -1,10 +1,7 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { withCountingSink } from '../support/counting-sink.js';
-import { benchDay, deadLetterLines } from './scale-data.js';
+import { benchDay, deadLetterLines, writeLines } from './scale-data.js';
 import type { Row, Timed } from './tools-report.js';
 
 /**
@@ -15,8 +12,7 @@ export function measureEvents(seeded: number, dir: string, timed: Timed): Promis
   const label = `(${seeded.toLocaleString('en')} events)`;
   return withCountingSink(async (sink) => {
     const delivered = () => {
-      const { requests, distinctIds, bytes } = sink.counts();
-      sink.reset();
+      const { requests, distinctIds, bytes } = sink.take();
       return `${requests} POSTs, ${distinctIds} ids, ${(bytes / 2 ** 20).toFixed(1)} MB`;
     };
     const replay = await timed('replay --forward-to', 'table', 'scripts/replay/replay-command.ts', [
@@ -30,10 +26,7 @@ export function measureEvents(seeded: number, dir: string, timed: Timed): Promis
     const replayed = delivered();
     const dataDir = join(dir, 'redrive-data');
     await mkdir(join(dataDir, 'events'), { recursive: true });
-    await pipeline(
-      Readable.from(deadLetterLines(seeded)),
-      createWriteStream(join(dataDir, 'events', 'dead-letters.jsonl')),
-    );
+    await writeLines(join(dataDir, 'events', 'dead-letters.jsonl'), deadLetterLines(seeded));
     const redrive = await timed(
       'redrive --forward-to',
       'lines',

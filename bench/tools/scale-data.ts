@@ -1,3 +1,6 @@
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
@@ -93,7 +96,6 @@ export function* reportLines(recorded: number, missing: number): Generator<strin
  * record, the stream consumer's event and entry, the envelope a consumer would have been sent.
  */
 export function* deadLetterLines(count: number): Generator<string> {
-  const deadLetteredAt = new Date(Date.parse(benchDay.until)).toISOString();
   for (let i = 0; i < count; i++) {
     const event = eventForRecord(insertRecord(transactionItem(benchRecord(i, count))));
     if (event === undefined) throw new Error(`bench transaction ${i} makes no event`);
@@ -105,8 +107,14 @@ export function* deadLetterLines(count: number): Generator<string> {
       url: 'http://127.0.0.1:9/events',
       attempts: 6,
       problem: 'ECONNREFUSED (connect ECONNREFUSED 127.0.0.1:9)',
-      deadLetteredAt,
+      deadLetteredAt: benchDay.until,
     };
     yield `${JSON.stringify(letter)}\n`;
   }
+}
+
+/** Writes generated lines to `path` as a stream (a million rows are never one string); `path`. */
+export async function writeLines(path: string, lines: Iterable<string>): Promise<string> {
+  await pipeline(Readable.from(lines), createWriteStream(path));
+  return path;
 }

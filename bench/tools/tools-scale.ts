@@ -7,11 +7,8 @@
  *
  *   npm run bench:tools -- --rows 100000,1000000 --engine dynalite
  */
-import { createWriteStream } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { Option } from '@commander-js/extra-typings';
 import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';
 import { startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
@@ -21,7 +18,7 @@ import { localAwsEnvironment } from '../support/engines.js';
 import { cleanEnvironment } from '../support/node24.js';
 import { inScratchDir } from '../support/scratch-dir.js';
 import { measureEvents } from './event-commands.js';
-import { benchDay, reportLines, seedTransactions } from './scale-data.js';
+import { benchDay, reportLines, seedTransactions, writeLines } from './scale-data.js';
 import { type CommandFigures, timedCommand } from './timed-command.js';
 import { publish, type Row, type Timed } from './tools-report.js';
 
@@ -158,13 +155,7 @@ async function measureSize(
   const window = ['--since', benchDay.since, '--until', benchDay.until];
   const rows: Row[] = [];
   const label = (what: string) => `${what} (${seeded.toLocaleString('en')} recorded)`;
-  const timed: Timed = async (
-    what: string,
-    format: string,
-    script: string,
-    args: string[],
-    more: NodeJS.ProcessEnv = {},
-  ) => {
+  const timed: Timed = async (what, format, script, args, more = {}) => {
     log(`${size} ${what} ${format}…`);
     const figures = await timedCommand({ script, args, env: { ...env, ...more } });
     log(
@@ -258,9 +249,8 @@ function median(runs: readonly CommandFigures[]): CommandFigures {
   return { ...middle, peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)) };
 }
 
-async function writeReport(path: string, recorded: number, missing: number): Promise<string> {
-  await pipeline(Readable.from(reportLines(recorded, missing)), createWriteStream(path));
-  return path;
+function writeReport(path: string, recorded: number, missing: number): Promise<string> {
+  return writeLines(path, reportLines(recorded, missing));
 }
 
 await runProgram(program, 'bench:tools');
