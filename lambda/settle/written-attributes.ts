@@ -1,15 +1,23 @@
-import { transactionFields } from '../callback/transaction-fields.js';
+import { type FieldDeclarations, transactionFields } from '../callback/transaction-fields.js';
 import { attributes } from '../storage/table-definition.js';
+import { fieldsVersionAttribute } from '../storage/transaction-item.js';
 import { settlementAttributes } from './settlement.js';
 
 /**
- * The attributes that hold a transaction's content, from the receiver's schema (plus `extra`,
- * the members outside it). The key, `reference`, is never rewritten.
+ * The attributes that hold a transaction's content under a declaration: its fields, `extra` (the
+ * members outside it) and `fieldsVersion`, the declaration version the content was validated and
+ * fingerprinted under. The version travels with the content: a correction that takes a newer
+ * content without it would leave a fingerprint the receiver reads by the wrong rules, and the
+ * gateway's redelivery of the accepted content would be a 409. The key is never rewritten.
  */
-export const contentAttributes: readonly string[] = [
-  ...Object.keys(transactionFields),
-  'extra',
-].filter((name) => name !== attributes.reference);
+export function contentAttributesOf(fields: FieldDeclarations): readonly string[] {
+  return [...Object.keys(fields), 'extra', fieldsVersionAttribute].filter(
+    (name) => name !== attributes.reference,
+  );
+}
+
+/** {@link contentAttributesOf} the product's declaration. */
+export const contentAttributes: readonly string[] = contentAttributesOf(transactionFields);
 
 /** Where and how the current content was delivered: replaced with it by a correction. */
 export const deliveryAttributes = [

@@ -1,10 +1,14 @@
 import type { AttributeValue, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import {
+  type FieldDeclarations,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
+import {
   lastChanges,
   type Resolution,
   settlementAttributes as settle,
 } from '../../lambda/settle/settlement.js';
-import { contentAttributes, deliveryAttributes } from '../../lambda/settle/written-attributes.js';
+import { contentAttributesOf, deliveryAttributes } from '../../lambda/settle/written-attributes.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
 import { timeShard, usernameKey } from '../../lambda/storage/transaction-item.js';
 import type { ConflictView, Item, ReferenceState } from '../table/reference-state.js';
@@ -35,8 +39,10 @@ export function settleUpdate(
   state: ReferenceState,
   conflict: ConflictView,
   decision: Decision,
+  fields: FieldDeclarations = transactionFields,
 ): UpdateItemCommandInput {
   const stored = state.transaction as Item;
+  const contentAttributes = contentAttributesOf(fields);
   const names: Record<string, string> = {};
   const values: Record<string, AttributeValue> = {};
   const sets: string[] = [];
@@ -71,7 +77,10 @@ export function settleUpdate(
     const received = conflict.item.transaction?.M ?? {};
     const storedFingerprint = stored.fingerprint?.S ?? '';
     settlements[storedFingerprint] = decided('superseded');
-    for (const name of contentAttributes) {
+    // Whatever the received content carries is content, declared under this declaration or not.
+    const content = new Set([...contentAttributes, ...Object.keys(received)]);
+    content.delete(attributes.reference);
+    for (const name of content) {
       const value = received[name];
       if (value !== undefined) set(name, value);
       else if (stored[name] !== undefined) remove(name);
@@ -100,7 +109,7 @@ export function settleUpdate(
     });
     names['#history'] = settle.history;
     values[':empty'] = { L: [] };
-    values[':entry'] = { L: [historyEntry(stored, state.version, decision)] };
+    values[':entry'] = { L: [historyEntry(stored, state.version, decision, contentAttributes)] };
     sets.push('#history = list_append(if_not_exists(#history, :empty), :entry)');
   }
   set(settle.settlements, { M: settlements });
@@ -132,7 +141,12 @@ export function settleUpdate(
  * The version a correction replaces: its content, its delivery, how it came to be (absent for
  * the gateway's first delivery), and who replaced it, when and why.
  */
-function historyEntry(stored: Item, version: number, decision: Decision): AttributeValue {
+function historyEntry(
+  stored: Item,
+  version: number,
+  decision: Decision,
+  contentAttributes: readonly string[],
+): AttributeValue {
   const content: Item = {};
   for (const name of [attributes.reference, ...contentAttributes]) {
     const value = stored[name];

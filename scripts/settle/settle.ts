@@ -76,7 +76,9 @@ export async function settleConflict(
   const conflict = chosenConflict(state, request.conflict);
   try {
     await context.client.send(
-      new UpdateItemCommand(settleUpdate(context.tableName, state, conflict, decision)),
+      new UpdateItemCommand(
+        settleUpdate(context.tableName, state, conflict, decision, context.fields),
+      ),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;
