@@ -13,8 +13,11 @@ export interface CallbackContext extends Context {
   budget?: TimeBudget;
   /** The accepted key the request presented; set by `authenticate` before the handler runs. */
   apiKey?: AcceptedKey;
-  /** Set by `keepRefusals` when the minute's bound left a refusal unkept; read by the outcome log. */
-  refusalNotKept?: true;
+  /**
+   * Set by `keepRefusals` when the minute's bound left a refusal unkept: who sent it and its
+   * digest, the only trace of it left, for the outcome log.
+   */
+  refusalNotKept?: { readonly keyId: string; readonly sourceIp: string; readonly digest: string };
   /** What the use case recorded; set by the handler, read by the outcome log. */
   receipt?: Receipt;
 }

@@ -25,7 +25,10 @@ export function keepRefusals(
       try {
         const refusal = refusedDelivery(request.event, error, context.apiKey, now());
         const outcome = await store.keep(refusal, budgetOf(context));
-        if (outcome === 'not-kept') context.refusalNotKept = true;
+        if (outcome === 'not-kept') {
+          const { keyId, sourceIp, digest } = refusal;
+          context.refusalNotKept = { keyId, sourceIp, digest };
+        }
       } catch (failure) {
         const unavailable =
           failure instanceof StoreUnavailableError

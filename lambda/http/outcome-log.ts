@@ -14,8 +14,8 @@ type Level = keyof typeof levelThreshold;
 /**
  * One log line per callback, whatever the outcome, carrying the outcome's count as an EMF
  * metric (and, for the handler's first invocation, the cold start's). It only observes: the
- * response is built elsewhere. Logs carry the request id, reference and outcome: never the key,
- * the body or names.
+ * response is built elsewhere. Logs carry the request id, reference and outcome (and, for a
+ * refusal not kept, the key's id, source IP and body digest): never the key, the body or names.
  */
 export function outcomeLog(
   logger: JsonLogger,
@@ -81,15 +81,17 @@ export function outcomeLog(
         });
         return;
       }
-      // Past the minute's bound a refusal is answered but not kept: counted beside its outcome.
-      const notKept = request.context.refusalNotKept === true;
+      // Past the minute's bound a refusal is answered but not kept: counted beside its outcome,
+      // and this line is all that is left of it, so it names the sender (the key's id, never the
+      // key) and the body's SHA-256, never the body.
+      const notKept = request.context.refusalNotKept;
       const counted = [error.outcome, ...(notKept ? [refusalMetrics.notKept] : [])];
       const fields = {
         requestId,
         reference: error.reference,
         outcome: error.outcome,
         status,
-        ...(notKept ? { kept: false } : {}),
+        ...(notKept ? { kept: false, ...notKept } : {}),
       };
       if (status !== undefined && status >= 500) {
         const reason = error instanceof ItemRejectedError ? error.reason : undefined;
