@@ -5,7 +5,7 @@ import { UsageError } from '../cli/cli-errors.js';
 import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
 import { banner } from './banner.js';
 import { DataFolderBusyError } from './data-lock.js';
-import { forwardUrl } from './events/forward-destination.js';
+import { allowRemoteOption, checkForwardTarget, forwardUrl } from './events/forward-destination.js';
 import { checkPortFree } from './free-port.js';
 import { inMemory } from './local-data.js';
 import { isLoopbackHost, isLoopbackUrl } from './local-target.js';
@@ -38,6 +38,7 @@ const program = commandProgram(
       .env('FORWARD_EVENTS_URL')
       .argParser((value) => forwardUrl(value, '--forward-events (or FORWARD_EVENTS_URL)')),
   )
+  .addOption(allowRemoteOption())
   .addHelpText(
     'after',
     `
@@ -57,11 +58,15 @@ async function start(options: {
   consolePort: number;
   console: boolean;
   forwardEvents?: string;
+  allowRemote: boolean;
 }): Promise<void> {
   const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
   const hashMode = process.env.HASH_MODE || undefined;
   if (hashMode && !(hashModes as readonly string[]).includes(hashMode)) {
     throw new UsageError(`HASH_MODE must be one of ${hashModes.join(', ')}, got ${hashMode}`);
+  }
+  if (options.forwardEvents) {
+    checkForwardTarget(options.forwardEvents, '--forward-events', options.allowRemote);
   }
   if (
     options.forwardEvents &&

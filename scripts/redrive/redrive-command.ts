@@ -8,7 +8,11 @@ import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { Progress } from '../cli/output/progress.js';
 import { requestHandler } from '../cli/request-handler.js';
-import { forwardToOption } from '../local/events/forward-destination.js';
+import {
+  allowRemoteOption,
+  checkForwardTarget,
+  forwardToOption,
+} from '../local/events/forward-destination.js';
 import { busOption, destination } from '../replay/republish.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { redriveLocalDeadLetters } from './redrive-local.js';
@@ -37,6 +41,7 @@ const program = withTableOptions(
           "instead of the queue: re-send local mode's dead letters (DATA_DIR/events) to this URL",
         ),
       )
+      .addOption(allowRemoteOption())
       .option(
         '--max-messages <n>',
         'stop after n messages (default: all)',
@@ -46,6 +51,7 @@ const program = withTableOptions(
   ),
 ).action(async (options) => {
   if (options.forwardTo) {
+    checkForwardTarget(options.forwardTo, '--forward-to', options.allowRemote);
     process.exitCode = await redriveLocalDeadLetters(options.forwardTo);
     return;
   }

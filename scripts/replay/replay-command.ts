@@ -6,7 +6,12 @@ import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { Progress } from '../cli/output/progress.js';
 import { terminalText } from '../cli/terminal-text.js';
-import { forwardDestination, forwardToOption } from '../local/events/forward-destination.js';
+import {
+  allowRemoteOption,
+  checkForwardTarget,
+  forwardDestination,
+  forwardToOption,
+} from '../local/events/forward-destination.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { optionalWindow } from '../table/time-window.js';
 import { type ReplayProblem, replayTransactions } from './replay.js';
@@ -26,7 +31,8 @@ const program = withTableOptions(
       .option('--since <ISO>', 'instead of references: everything received from this time')
       .option('--until <ISO>', 'end of the window, exclusive (default: now)')
       .addOption(busOption)
-      .addOption(forwardToOption()),
+      .addOption(forwardToOption())
+      .addOption(allowRemoteOption()),
     ['table', 'json', 'jsonl', 'csv'],
   ),
 ).action(async (references, options) => {
@@ -34,6 +40,7 @@ const program = withTableOptions(
     throw new UsageError('give references or --since, not both and not neither');
   }
   const window = optionalWindow(options.since, options.until);
+  if (options.forwardTo) checkForwardTarget(options.forwardTo, '--forward-to', options.allowRemote);
   const selection = window ? { window } : { references };
   const bus = options.forwardTo
     ? await forwardDestination(options.forwardTo)

@@ -120,6 +120,19 @@ describe('npm run replay', () => {
     expect(noBus.stderr).toContain('--bus or EVENT_BUS_NAME');
     expect(both.stderr).toContain('references or --since, not both');
   });
+
+  it('exits 2 before reading anything when --forward-to names another machine', async () => {
+    const result = await runScript(
+      'replay',
+      [reference, '--forward-to', 'https://events.example.com/in'],
+      env,
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /^replay: --forward-to https:\/\/events\.example\.com\/in is not on this machine: .*--allow-remote is given \(https only\)$/m,
+    );
+  });
 });
 
 describe('npm run redrive', () => {
@@ -128,5 +141,20 @@ describe('npm run redrive', () => {
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--queue or EVENTS_DLQ_URL');
+  });
+
+  it('exits 2 when --forward-to names another machine, over http even with --allow-remote', async () => {
+    const remote = await runScript('redrive', ['--forward-to', 'http://10.1.2.3/in'], env);
+    const plain = await runScript(
+      'redrive',
+      ['--forward-to', 'http://10.1.2.3/in', '--allow-remote'],
+      env,
+    );
+
+    expect([remote.code, plain.code]).toEqual([2, 2]);
+    expect(remote.stderr).toMatch(
+      /^redrive: --forward-to http:\/\/10\.1\.2\.3\/in is not on this machine/m,
+    );
+    expect(plain.stderr).toMatch(/^redrive: --forward-to http:\/\/10\.1\.2\.3\/in: .*https only$/m);
   });
 });

@@ -78,4 +78,24 @@ describe('npm start with event forwarding', () => {
       /^start: --forward-events \(or FORWARD_EVENTS_URL\) must be an http\(s\) URL, got ftp:\/\/example\.com\/x$/m,
     );
   });
+
+  it('refuses a consumer on another machine unless --allow-remote, and then plain http', async () => {
+    const remote = await runScript('start', ['--in-memory', '--port', '0'], {
+      FORWARD_EVENTS_URL: 'http://events.example.com/in',
+    });
+    const plain = await runScript(
+      'start',
+      ['--in-memory', '--port', '0', '--forward-events', 'http://10.1.2.3/in', '--allow-remote'],
+      {},
+    );
+
+    expect([remote.code, plain.code]).toEqual([2, 2]);
+    expect(remote.stderr).toMatch(
+      /^start: --forward-events http:\/\/events\.example\.com\/in is not on this machine: .*--allow-remote/m,
+    );
+    expect(plain.stderr).toMatch(
+      /^start: --forward-events http:\/\/10\.1\.2\.3\/in: .*https only$/m,
+    );
+    expect(remote.stdout + plain.stdout).not.toContain('POST');
+  });
 });
