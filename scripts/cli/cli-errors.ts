@@ -1,4 +1,5 @@
 import { exitCodes } from './exit-codes.js';
+import { commandLine } from './invocation.js';
 import { terminalText } from './terminal-text.js';
 
 /**
@@ -11,7 +12,7 @@ export class UsageError extends Error {
 
 /** The one hint under every usage error, commander's and ours alike. */
 export function usageHint(command: string): string {
-  return `Try: npm run ${command} -- --help`;
+  return `Try: ${commandLine(command)} --help`;
 }
 
 /**

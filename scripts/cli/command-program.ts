@@ -1,6 +1,7 @@
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { reportFailure, usageHint } from './cli-errors.js';
 import { exitCodes } from './exit-codes.js';
+import { commandLine } from './invocation.js';
 import { npmHint } from './npm-hint.js';
 
 export { exitCodes };
@@ -15,11 +16,11 @@ export interface ExitMeanings {
 const meaningsOf = new WeakMap<CommandUnknownOpts, ExitMeanings>();
 
 /**
- * A commander program for `npm run <name>`: usage errors are one `<name>: …` line and the hint,
+ * A commander program for `npm run <name>` and `callback-receiver <name>`: usage errors are one `<name>: …` line and the hint,
  * exit 2; its `--help` ends with the exit codes, told in `exits` for this command.
  */
 export function commandProgram(name: string, description: string, exits: ExitMeanings) {
-  const program = new Command(`npm run ${name} --`)
+  const program = new Command(commandLine(name))
     .description(description)
     .showHelpAfterError(usageHint(name))
     .configureOutput({

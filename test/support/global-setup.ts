@@ -6,6 +6,7 @@
  * REQUIRE_DYNAMODB_LOCAL=1 (CI) that fails the run instead. A failed start always fails it.
  */
 import type { TestProject } from 'vitest/node';
+import { buildBin } from '../../scripts/cli/build-bin.js';
 import { findJava, startDynamoDbLocal } from '../../scripts/dev/dynamodb-local/start.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import type { RunningEngine } from '../../scripts/local/engine/local-engine.js';
@@ -22,6 +23,15 @@ const running: RunningEngine[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
   try {
+    // The npm scripts run the built executable: built from the source as it is now, so a test
+    // that spawns a command never runs yesterday's code. A build that fails (a file mid-edit)
+    // warns and leaves the last build: only the tests that spawn commands can be affected.
+    await buildBin().catch((error: unknown) =>
+      warn(
+        'callback-receiver NOT rebuilt: tests that spawn commands run the last build.',
+        String(error),
+      ),
+    );
     const engines: EngineEndpoint[] = [];
 
     const dynalite = await startDynalite();

@@ -103,8 +103,10 @@ describe('--help', () => {
 
   it('every command npm runs is listed here', async () => {
     const { scripts: all } = JSON.parse(await readFile(join(repoRoot, 'package.json'), 'utf8'));
-    // The toolchain's own commands, and bench:smoke (bench --smoke, tested through bench).
+    // The toolchain's own commands (build and prepare build the executable), and bench:smoke
+    // (bench --smoke, tested through bench).
     const notOurs = ['test', 'test:infra', 'typecheck', 'lint', 'format', 'synth', 'deploy'];
+    notOurs.push('build', 'prepare');
     const ours = Object.keys(all).filter(
       (name) => ![...notOurs, 'destroy', 'bench:smoke'].includes(name),
     );
