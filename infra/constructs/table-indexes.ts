@@ -3,8 +3,9 @@ import type { TableDefinition } from '../../lambda/storage/table-definition.js';
 
 /**
  * Every index a shared table definition names, with its projection, so the stack builds them
- * exactly as local mode does. CloudFormation adds at most one index per stack update: a second
- * new one needs a second deploy.
+ * exactly as local mode does. CloudFormation creates or deletes at most one index per stack
+ * update, so the definition changes them one at a time (its `ListIndexVersions`); the tests
+ * check every step docs/deploy.md describes (test/infra/constructs/table-indexes.test.ts).
  */
 export function addTableIndexes(table: Table, definition: TableDefinition): void {
   for (const index of definition.indexes) {

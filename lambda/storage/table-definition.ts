@@ -74,23 +74,61 @@ export interface TableDefinition {
 }
 
 /**
- * Index names. A changed key or projection needs a new name: DynamoDB cannot alter an index in
- * place, and CloudFormation creates or deletes one index per stack update, so a new index is
- * deployed beside the one it replaces before that one is removed. The two list indexes project
- * the listed fields, so a listed field declared in version N renames them (`byUserV2`): derived,
- * so the projection and the name cannot disagree.
+ * The list indexes the table holds, each by the declaration version whose listed fields it
+ * projects (version 1: `byUser`; version 3: `byUserV3`), oldest first. DynamoDB cannot alter an
+ * index in place, and CloudFormation creates or deletes one index per stack update, so a listed
+ * field cannot just rename both list indexes: each gets its new version beside the old one, and
+ * loses the old one, in a deploy of its own (docs/deploy.md, "Changing indexes").
  */
-export function indexNamesOf(fields: FieldDeclarations = transactionFields) {
-  const suffix = listedSince(fields) > 1 ? `V${listedSince(fields)}` : '';
+export interface ListIndexVersions {
+  readonly byUser: readonly number[];
+  readonly byTime: readonly number[];
+}
+
+/**
+ * The product's list indexes, as deployed. Declaring a listed field in version N adds N to
+ * `byUser` in the same change; then one deploy each: N to `byTime`, the old version off `byUser`,
+ * the old version off `byTime` (docs/design.md, "Adding a field").
+ */
+export const listIndexVersions: ListIndexVersions = { byUser: [1], byTime: [1] };
+
+/**
+ * The list indexes of `fields`: the product's as deployed; a fixture's, built from scratch, each
+ * on the newest listed version alone (the state a finished staged change leaves).
+ */
+export function listIndexVersionsOf(fields: FieldDeclarations): ListIndexVersions {
+  if (fields === transactionFields) return listIndexVersions;
+  const settled = [listedSince(fields)];
+  return { byUser: settled, byTime: settled };
+}
+
+/** The name of the list index `base` built for declaration version `version`. */
+function versionedName(base: 'byUser' | 'byTime', version: number): string {
+  return version > 1 ? `${base}V${version}` : base;
+}
+
+/**
+ * The indexes the tools query: of each list index, its oldest version, the one built before the
+ * last deploy, so never one still backfilling (DynamoDB refuses to read those). The newer one
+ * is read once the next step removes the old.
+ */
+export function indexNamesOf(
+  fields: FieldDeclarations = transactionFields,
+  versions: ListIndexVersions = listIndexVersionsOf(fields),
+) {
   return {
-    byUser: `byUser${suffix}`,
-    byTime: `byTime${suffix}`,
+    byUser: versionedName('byUser', oldest(versions.byUser)),
+    byTime: versionedName('byTime', oldest(versions.byTime)),
     byConflictOf: 'byConflictOf',
   } as const;
 }
 
+function oldest(versions: readonly number[]): number {
+  return Math.min(...versions);
+}
+
 /** The newest version among the listed fields. */
-function listedSince(fields: FieldDeclarations): number {
+export function listedSince(fields: FieldDeclarations): number {
   return Math.max(
     ...Object.values(fields).map((field) => (field.listed === false ? 1 : field.since)),
   );
@@ -100,38 +138,46 @@ function listedSince(fields: FieldDeclarations): number {
 export const indexNames = /* @__PURE__ */ indexNamesOf(transactionFields);
 
 /**
- * The table for a declaration of the transaction's fields (tests: a fixture's). Once a listed
- * field was declared after version 1, the list indexes also carry `extra`: items stored before
- * hold that field's value there, and the list view reads it out as the field (lossless, at the
- * cost of the extra members' bytes in each index entry that has any).
+ * What a list index built for declaration `version` projects: the fields listed by then. Once a
+ * listed field was declared after version 1, also `extra`: items stored before hold that field's
+ * value there, and the list view reads it out as the field (lossless, at the cost of the extra
+ * members' bytes in each index entry that has any).
  */
-export function transactionsTableOf(fields: FieldDeclarations): TableDefinition {
-  const indexNames = indexNamesOf(fields);
-  const listAttributes = [
-    ...listAttributesOf(fields),
-    ...(listedSince(fields) > 1 ? ['extra'] : []),
-  ];
+function listProjection(fields: FieldDeclarations, version: number): string[] {
+  const known = Object.fromEntries(
+    Object.entries(fields).filter(([, field]) => field.since <= version),
+  );
+  return [...listAttributesOf(known), ...(listedSince(known) > 1 ? ['extra'] : [])];
+}
+
+/**
+ * The table for a declaration of the transaction's fields (tests: a fixture's) and the list
+ * indexes it holds (@default {@link listIndexVersionsOf}).
+ */
+export function transactionsTableOf(
+  fields: FieldDeclarations,
+  versions: ListIndexVersions = listIndexVersionsOf(fields),
+): TableDefinition {
+  const listIndex = (base: 'byUser' | 'byTime', partitionKey: string) =>
+    versions[base].map(
+      (version): IndexDefinition => ({
+        indexName: versionedName(base, version),
+        partitionKey,
+        sortKey: attributes.receivedAt,
+        projection: listProjection(fields, version),
+      }),
+    );
   return {
     partitionKey: attributes.reference,
     indexes: [
       // A user's transactions, newest first.
-      {
-        indexName: indexNames.byUser,
-        partitionKey: attributes.usernameKey,
-        sortKey: attributes.receivedAt,
-        projection: listAttributes,
-      },
+      ...listIndex('byUser', attributes.usernameKey),
       // Everything received in a time window: one range query per shard, whatever the window.
-      {
-        indexName: indexNames.byTime,
-        partitionKey: attributes.timeShard,
-        sortKey: attributes.receivedAt,
-        projection: listAttributes,
-      },
+      ...listIndex('byTime', attributes.timeShard),
       // Conflicting deliveries kept for audit, found by the reference they claimed. Written only
       // when a delivery contradicts a stored one (rare), and `get` shows each whole: all projected.
       {
-        indexName: indexNames.byConflictOf,
+        indexName: 'byConflictOf',
         partitionKey: attributes.conflictOf,
         sortKey: attributes.receivedAt,
         projection: 'all',
