@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createConsoleApp } from './console-app.js';
 import type { ConsoleContext } from './console-context.js';
 import { allowedHosts } from './security/allowed-hosts.js';
+import { secretHostName } from './security/secret-host-name.js';
 import { ConsoleSessions } from './security/session.js';
 
 export interface ConsoleServerOptions extends ConsoleContext {
@@ -13,8 +14,9 @@ export interface ConsoleServerOptions extends ConsoleContext {
 export type ConsoleServer = Awaited<ReturnType<typeof startConsole>>;
 
 /**
- * Serves the console on 127.0.0.1. `url` signs in once (its token is spent on first use);
- * `signInUrl()` makes another, for a second browser or a test.
+ * Serves the console on 127.0.0.1, under a name of its own (`origin`: http://<128 random
+ * bits>.localhost:<port>) so its cookie reaches no other loopback port. `url` signs in once (its
+ * token is spent on first use); `signInUrl()` makes another, for a second browser or a test.
  */
 export async function startConsole(options: ConsoleServerOptions) {
   const { port: wanted = 0, ...context } = options;
@@ -28,8 +30,9 @@ export async function startConsole(options: ConsoleServerOptions) {
     started.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  hosts = allowedHosts(port);
-  const origin = `http://127.0.0.1:${port}`;
+  const name = secretHostName();
+  hosts = allowedHosts(name, port);
+  const origin = `http://${name}:${port}`;
   const signInUrl = () => `${origin}/login?token=${sessions.newToken()}`;
   return {
     origin,

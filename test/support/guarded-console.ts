@@ -3,6 +3,7 @@ import { serve } from '@hono/node-server';
 import { createConsoleApp } from '../../scripts/console/console-app.js';
 import type { ConsoleContext } from '../../scripts/console/console-context.js';
 import { allowedHosts } from '../../scripts/console/security/allowed-hosts.js';
+import { secretHostName } from '../../scripts/console/security/secret-host-name.js';
 import { ConsoleSessions } from '../../scripts/console/security/session.js';
 
 /** The console app with one harmless change route, and how many changes got through. */
@@ -43,8 +44,9 @@ export async function startGuardedConsole(context: ConsoleContext): Promise<Guar
     started.once('error', reject);
   });
   const { port } = server.address() as AddressInfo;
-  hosts = allowedHosts(port);
-  const origin = `http://127.0.0.1:${port}`;
+  const name = secretHostName();
+  hosts = allowedHosts(name, port);
+  const origin = `http://${name}:${port}`;
   return {
     origin,
     port,

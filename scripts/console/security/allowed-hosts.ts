@@ -1,19 +1,24 @@
 import type { MiddlewareHandler } from 'hono';
 
 /**
- * The `Host` values the console answers: its loopback names with its own port. A page elsewhere
- * that points its own name at 127.0.0.1 (DNS rebinding) sends its own name as `Host` and gets a
- * refusal, so it can never read the console as if it were same-origin.
+ * The one `Host` the console answers: its secret name (secretHostName) with its own port. Not
+ * 127.0.0.1 nor localhost: a session there would ride a cookie every other loopback port gets.
+ * A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) sends its own name as
+ * `Host`, and a session cookie offered on another port or name is refused the same way.
  */
-export function allowedHosts(port: number): ReadonlySet<string> {
-  return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]);
+export function allowedHosts(name: string, port: number): ReadonlySet<string> {
+  return new Set([`${name}:${port}`]);
 }
 
 export function hostAllowList(hosts: () => ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host')?.toLowerCase();
     if (host === undefined || !hosts().has(host)) {
-      return c.text('This console answers only on its loopback address.', 421);
+      // The name is as secret as the sign-in token: never say it to whoever asks.
+      return c.text(
+        'This console answers only at the address of the Console: link its terminal printed.',
+        421,
+      );
     }
     await next();
   };

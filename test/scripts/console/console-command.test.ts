@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../../lambda/refusals/dynamodb-refusal-store.js';
 import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { startCloudFormationStandIn } from '../../support/cloudformation-stand-in.js';
+import { consoleRequest } from '../../support/console-request.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -15,7 +16,7 @@ import {
 } from '../../support/engines.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { killAllServers, repoRoot, runScript, startServer } from '../../support/local-cli.js';
-import { cookieOf, rawRequest } from '../../support/raw-http.js';
+import { cookieOf } from '../../support/raw-http.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /** What `npm run console` reads a deployed stack with: the operator's region and credentials. */
@@ -24,7 +25,8 @@ const aws = {
   AWS_ACCESS_KEY_ID: testCredentials.accessKeyId,
   AWS_SECRET_ACCESS_KEY: testCredentials.secretAccessKey,
 };
-const ready = /^Console: (http:\/\/127\.0\.0\.1:\d+\/login\?token=\S+)$/m;
+/** The console's own name: 128 random bits under .localhost, never 127.0.0.1 (docs/console.md). */
+const ready = /^Console: (http:\/\/[0-9a-f]{32}\.localhost:\d+\/login\?token=\S+)$/m;
 
 describe('npm run console', () => {
   afterEach(() => killAllServers());
@@ -94,10 +96,10 @@ describe('npm run console', () => {
 
       it('serves the table read-only by default, until Ctrl-C (exit 0)', async () => {
         const server = await start();
-        const login = await rawRequest(server.url);
+        const login = await consoleRequest(server.url);
         expect(login.status).toBe(303);
         const origin = new URL(server.url).origin;
-        const page = await rawRequest(`${origin}/transactions`, {
+        const page = await consoleRequest(`${origin}/transactions`, {
           headers: { cookie: cookieOf(login) as string },
         });
         expect(page.body).toContain(String(fields.reference));
@@ -124,14 +126,14 @@ describe('npm run console', () => {
               ready,
             },
           );
-          const login = await rawRequest(server.url);
-          const page = await rawRequest(`${new URL(server.url).origin}/transactions`, {
+          const login = await consoleRequest(server.url);
+          const page = await consoleRequest(`${new URL(server.url).origin}/transactions`, {
             headers: { cookie: cookieOf(login) as string },
           });
           expect(page.body).toContain(String(fields.reference));
           expect(page.body).toContain(`stack CallbackReceiver, table ${table.tableName}`);
           // --stack names the metrics too: the Activity view has a source (here unreachable).
-          const activity = await rawRequest(`${new URL(server.url).origin}/activity`, {
+          const activity = await consoleRequest(`${new URL(server.url).origin}/activity`, {
             headers: { cookie: cookieOf(login) as string },
           });
           expect(activity.body).not.toMatch(/No activity figures in this console/);
@@ -151,8 +153,8 @@ describe('npm run console', () => {
       it('allows actions only with --allow-actions', async () => {
         const server = await start(['--allow-actions']);
         expect(server.stdout()).toMatch(/settle and resubmit allowed/);
-        const login = await rawRequest(server.url);
-        const page = await rawRequest(`${new URL(server.url).origin}/transactions`, {
+        const login = await consoleRequest(server.url);
+        const page = await consoleRequest(`${new URL(server.url).origin}/transactions`, {
           headers: { cookie: cookieOf(login) as string },
         });
         expect(page.body).not.toMatch(/read-only/);
@@ -161,13 +163,13 @@ describe('npm run console', () => {
       it('offers resubmit only with a receiver: --url and a key from CALLBACK_API_KEY', async () => {
         const refusalPage = async (server: Awaited<ReturnType<typeof start>>) => {
           const origin = new URL(server.url).origin;
-          const cookie = cookieOf(await rawRequest(server.url)) as string;
-          const list = await rawRequest(`${origin}/refusals`, { headers: { cookie } });
+          const cookie = cookieOf(await consoleRequest(server.url)) as string;
+          const list = await consoleRequest(`${origin}/refusals`, { headers: { cookie } });
           const path = /href="(\/refusals\/[0-9a-f]{64})"/.exec(list.body)?.[1] as string;
           expect(path).toBeDefined();
           return {
             path,
-            body: (await rawRequest(`${origin}${path}`, { headers: { cookie } })).body,
+            body: (await consoleRequest(`${origin}${path}`, { headers: { cookie } })).body,
           };
         };
         const without = await start(['--allow-actions']);

@@ -5,11 +5,12 @@ import {
   startTestConsole,
   type TestConsole,
 } from '../../support/console-browser.js';
+import { consoleRequest } from '../../support/console-request.js';
 import { forEachEngine } from '../../support/engines.js';
 import { transaction } from '../../support/fixtures.js';
 import { type GuardedConsole, startGuardedConsole } from '../../support/guarded-console.js';
 import { startHostileSite } from '../../support/hostile-page.js';
-import { cookieOf, type RawAnswer, rawRequest } from '../../support/raw-http.js';
+import { cookieOf, type RawAnswer } from '../../support/raw-http.js';
 
 /** Names Chromium resolves to 127.0.0.1: another site's name, and a rebinding attacker's. */
 const hostile = 'hostile.example';
@@ -55,10 +56,10 @@ forEachEngine((engine) => {
 
     /** A signed-in cookie and the page's CSRF token, as the console's own page has them. */
     async function signIn(url: string) {
-      const login = await rawRequest(url);
+      const login = await consoleRequest(url);
       const cookie = cookieOf(login) as string;
       const origin = new URL(url).origin;
-      const page = await rawRequest(`${origin}/transactions`, { headers: { cookie } });
+      const page = await consoleRequest(`${origin}/transactions`, { headers: { cookie } });
       const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.body)?.[1] as string;
       return { login, cookie, csrf, page };
     }
@@ -66,12 +67,12 @@ forEachEngine((engine) => {
     it('shows no data without the token: 401 and no table content, on every route', async () => {
       const { origin } = console.server;
       for (const path of ['/', '/transactions', `/transactions/${reference}`, '/conflicts']) {
-        const answer = await rawRequest(`${origin}${path}`);
+        const answer = await consoleRequest(`${origin}${path}`);
         expect(answer.status, path).toBe(401);
         expect(leaks(answer), path).toBe(false);
       }
       // A made-up session cookie is no session.
-      const forged = await rawRequest(`${origin}/transactions`, {
+      const forged = await consoleRequest(`${origin}/transactions`, {
         headers: { cookie: 'console_session=made-up' },
       });
       expect(forged.status).toBe(401);
@@ -85,26 +86,34 @@ forEachEngine((engine) => {
       expect(page.status).toBe(200);
       expect(leaks(page)).toBe(true); // the signed-in page does show the data
 
-      const again = await rawRequest(url);
+      const again = await consoleRequest(url);
       expect(again.status).toBe(403);
       expect(cookieOf(again)).toBeUndefined();
-      const guessed = await rawRequest(`${console.server.origin}/login?token=guess`);
+      const guessed = await consoleRequest(`${console.server.origin}/login?token=guess`);
       expect(guessed.status).toBe(403);
     });
 
     it('refuses a Host it does not own (DNS rebinding), even with a valid session or token', async () => {
       const { cookie } = await signIn(console.server.signInUrl());
       const { port, origin } = console.server;
-      for (const host of [`evil.example:${port}`, `127.0.0.1:${port + 1}`, 'localhost']) {
-        const answer = await rawRequest(`${origin}/transactions`, { headers: { host, cookie } });
+      const loopback = [
+        `127.0.0.1:${port}`,
+        `127.0.0.1:${port + 1}`,
+        `localhost:${port}`,
+        'localhost',
+      ];
+      for (const host of [`evil.example:${port}`, ...loopback]) {
+        const answer = await consoleRequest(`${origin}/transactions`, {
+          headers: { host, cookie },
+        });
         expect(answer.status, host).toBe(421);
         expect(leaks(answer), host).toBe(false);
       }
       // A token offered under a foreign Host is not spent: the owner's link still works.
       const url = new URL(console.server.signInUrl());
-      const rebinding = await rawRequest(url.href, { headers: { host: `${rebound}:${port}` } });
+      const rebinding = await consoleRequest(url.href, { headers: { host: `${rebound}:${port}` } });
       expect(rebinding.status).toBe(421);
-      expect((await rawRequest(url.href)).status).toBe(303);
+      expect((await consoleRequest(url.href)).status).toBe(303);
     });
 
     it('refuses a rebound name in a real browser: Chromium resolving it to 127.0.0.1 gets 421', async () => {
@@ -121,14 +130,23 @@ forEachEngine((engine) => {
       const own = guarded.origin;
       const changed = guarded.changes();
       const post = (headers: Record<string, string>, body: string, query = '') =>
-        rawRequest(`${own}/test/change${query}`, {
+        consoleRequest(`${own}/test/change${query}`, {
           method: 'POST',
           headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
           body,
         });
       const refused = [
         ['a foreign Origin', { origin: 'http://evil.example' }, `_csrf=${csrf}`],
-        ['another port', { origin: `http://127.0.0.1:${guarded.port + 1}` }, `_csrf=${csrf}`],
+        [
+          'another port',
+          { origin: `http://${new URL(own).hostname}:${guarded.port + 1}` },
+          `_csrf=${csrf}`,
+        ],
+        [
+          'the bare loopback address',
+          { origin: `http://127.0.0.1:${guarded.port}` },
+          `_csrf=${csrf}`,
+        ],
         ['no Origin', {}, `_csrf=${csrf}`],
         [
           'Sec-Fetch-Site cross-site',
@@ -171,8 +189,8 @@ forEachEngine((engine) => {
       const setCookie = String(login.headers['set-cookie']);
       expect(setCookie).toMatch(/HttpOnly/);
       expect(setCookie).toMatch(/SameSite=Strict/);
-      const refused = await rawRequest(`${console.server.origin}/transactions`);
-      const asset = await rawRequest(`${console.server.origin}/assets/console.css`, {
+      const refused = await consoleRequest(`${console.server.origin}/transactions`);
+      const asset = await consoleRequest(`${console.server.origin}/assets/console.css`, {
         headers: { cookie },
       });
       for (const [what, answer] of [
@@ -218,13 +236,19 @@ forEachEngine((engine) => {
       });
       afterAll(() => site?.close());
 
-      // The same host on another port is same-site but cross-origin: the Strict cookie goes
-      // along, so the Origin check refuses it (403); another name is cross-site: no cookie (401).
+      // The console's own name on another port is same-site but cross-origin: the Strict cookie
+      // goes along, so the Origin check refuses it (403). 127.0.0.1 is another site than the
+      // console's name, as is any other name: no cookie (401).
       const origins = [
+        {
+          name: "the console's name on another port",
+          at: () => `http://${new URL(guarded.origin).hostname}:${site.port}`,
+          status: 403,
+        },
         {
           name: '127.0.0.1 on another port',
           at: () => `http://127.0.0.1:${site.port}`,
-          status: 403,
+          status: 401,
         },
         { name: 'another name', at: () => `http://${hostile}:${site.port}`, status: 401 },
       ] as const;
@@ -268,7 +292,8 @@ forEachEngine((engine) => {
         const context = await signedInContext(guarded.signInUrl());
         const page = await context.newPage();
         const framed = page.waitForResponse((response) => response.url().endsWith('/transactions'));
-        await page.goto(`http://127.0.0.1:${site.port}/frame`);
+        // From its own name on another port, so that the session cookie does go along.
+        await page.goto(`http://${new URL(guarded.origin).hostname}:${site.port}/frame`);
         // The console did answer (the session cookie went along), and the browser refused to show it.
         expect((await framed).status()).toBe(200);
         const frame = page.frames().find((f) => f !== page.mainFrame());

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
+import { consoleRequest } from '../../support/console-request.js';
 import { startEventConsumer } from '../../support/event-consumer.js';
 import {
   freePort,
@@ -13,7 +14,7 @@ import {
 } from '../../support/local-cli.js';
 import { cookieOf, rawRequest } from '../../support/raw-http.js';
 
-const consoleLine = /^Console: (http:\/\/127\.0\.0\.1:(\d+)\/login\?token=\S+)$/m;
+const consoleLine = /^Console: (http:\/\/[0-9a-f]{32}\.localhost:(\d+)\/login\?token=\S+)$/m;
 const key = 'console-test-key-0123456789';
 
 /** `npm start`'s console: printed in the banner, on loopback, over local mode's own data. */
@@ -35,22 +36,26 @@ describe('npm start serves the console', () => {
     );
     expect(sent.status).toBe(204);
 
-    const login = await rawRequest(url);
+    const login = await consoleRequest(url);
     expect(login.status).toBe(303);
     const cookie = cookieOf(login) as string;
-    const page = await rawRequest(`${new URL(url).origin}/transactions`, { headers: { cookie } });
+    const page = await consoleRequest(`${new URL(url).origin}/transactions`, {
+      headers: { cookie },
+    });
     expect(page.status).toBe(200);
     expect(page.body).toContain(reference);
     expect(page.body).toMatch(/Local mode: table callback-transactions, in memory/);
     expect(page.body).not.toMatch(/read-only/);
-    expect((await rawRequest(url)).status).toBe(403); // spent
+    expect((await consoleRequest(url)).status).toBe(403); // spent
     // The receiver's in-process counts reach the Activity view.
-    const activity = await rawRequest(`${new URL(url).origin}/activity`, { headers: { cookie } });
+    const activity = await consoleRequest(`${new URL(url).origin}/activity`, {
+      headers: { cookie },
+    });
     expect(activity.body).toMatch(/Counted by this <code>npm start<\/code> since/);
 
     const exit = await server.stop();
     expect(exit.code).toBe(0);
-    await expect(rawRequest(url)).rejects.toThrow(/ECONNREFUSED/);
+    await expect(consoleRequest(url)).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it("hands --forward-events' folder to the console: a transaction's page shows the delivery", async () => {
@@ -66,10 +71,10 @@ describe('npm start serves the console', () => {
       await consumer.waitFor(1);
 
       const url = consoleLine.exec(server.stdout())?.[1] as string;
-      const cookie = cookieOf(await rawRequest(url)) as string;
+      const cookie = cookieOf(await consoleRequest(url)) as string;
       // The outbox records the delivery just after the consumer's answer: poll the page.
       const page = () =>
-        rawRequest(`${new URL(url).origin}/transactions/${reference}`, { headers: { cookie } });
+        consoleRequest(`${new URL(url).origin}/transactions/${reference}`, { headers: { cookie } });
       expect((await page()).status).toBe(200);
       await expect
         .poll(async () => (await page()).body, { timeout: 10_000 })
@@ -93,16 +98,16 @@ describe('npm start serves the console', () => {
 
     const url = consoleLine.exec(server.stdout())?.[1] as string;
     const origin = new URL(url).origin;
-    const cookie = cookieOf(await rawRequest(url)) as string;
-    const list = await rawRequest(`${origin}/refusals`, { headers: { cookie } });
+    const cookie = cookieOf(await consoleRequest(url)) as string;
+    const list = await consoleRequest(`${origin}/refusals`, { headers: { cookie } });
     const path = /href="(\/refusals\/[0-9a-f]{64})"/.exec(list.body)?.[1] as string;
     expect(path).toBeDefined();
-    const page = await rawRequest(`${origin}${path}`, { headers: { cookie } });
+    const page = await consoleRequest(`${origin}${path}`, { headers: { cookie } });
     expect(page.body).not.toMatch(/was given none/);
     expect(page.body).toContain(`action="${path}/resubmit"`);
 
     const csrf = /name="csrf-token" content="([^"]+)"/.exec(page.body)?.[1] as string;
-    const answer = await rawRequest(`${origin}${path}/resubmit`, {
+    const answer = await consoleRequest(`${origin}${path}/resubmit`, {
       method: 'POST',
       headers: { cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
       body: `_csrf=${csrf}`,
@@ -128,7 +133,8 @@ describe('npm start serves the console', () => {
         /ECONNREFUSED/,
       );
     }
-    expect((await rawRequest(`http://127.0.0.1:${port}/`)).status).toBe(401);
+    // It listens on 127.0.0.1, and answers only under its own name there (421 to the bare address).
+    expect((await rawRequest(`http://127.0.0.1:${port}/`)).status).toBe(421);
   });
 
   it('takes CONSOLE_PORT, and --no-console turns it off', async () => {
