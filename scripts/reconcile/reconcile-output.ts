@@ -1,7 +1,8 @@
+import type { Settlement } from '../../lambda/settle/settlement.js';
 import { BoundedTable } from '../cli/output/bounded-table.js';
 import type { MachineShape } from '../cli/output/machine-output.js';
 import { type ReconciledValues, reconciledFields } from './gateway-report.js';
-import type { Finding, ReconcileSummary } from './reconcile.js';
+import type { Finding, KeptConflict, ReconcileSummary } from './reconcile.js';
 
 /** Differences a terminal shows per kind; the rest are counted (and all are in the formats). */
 export const rowsPerKind = 20;
@@ -10,6 +11,23 @@ export const rowsPerKind = 20;
 const valueHeads = reconciledFields();
 const values = (v: ReconciledValues) =>
   valueHeads.map((name) => (v as Record<string, string>)[name] ?? '');
+
+/** A conflict's state in one word: `open`, or the decision on it. */
+const state = (conflict: KeptConflict) => conflict.settlement?.resolution ?? 'open';
+
+/** What a mismatch contradicts, in one phrase: the newest decision on the reference. */
+export function contradicted(settled: readonly KeptConflict[] | undefined): string {
+  const decisions = (settled ?? [])
+    .map((conflict) => conflict.settlement as Settlement)
+    .sort((a, b) => a.settledAt.localeCompare(b.settledAt));
+  const last = decisions.at(-1);
+  if (last === undefined) return '';
+  const kept = last.resolution === 'stored' ? 'kept the stored content' : 'accepted a correction';
+  return `contradicts the settlement: ${last.settledBy} ${kept} at ${last.settledAt}`;
+}
+
+/** The command that settles an open conflict, as the terminal and the docs give it. */
+export const settleHint = 'npm run settle -- <reference> --accept received|stored --reason "…"';
 
 /**
  * Per kind: the table's title, its columns, and the rows of one finding (the terminal's tables
@@ -34,14 +52,36 @@ export const findingSections: {
   ],
   mismatch: [
     'Mismatch: same reference, other values',
-    ['line', 'reference', 'field', 'report', 'recorded'],
-    ({ line, reference, differences }) =>
-      differences.map((d) => [String(line), reference, d.field, d.report, d.recorded]),
+    ['line', 'reference', 'field', 'report', 'recorded', 'note'],
+    ({ line, reference, differences, settled }) =>
+      differences.map((d) => [
+        String(line),
+        reference,
+        d.field,
+        d.report,
+        d.recorded,
+        contradicted(settled),
+      ]),
   ],
   conflicts: [
-    'Conflicting deliveries kept for audit (refused with 409)',
-    ['reference', 'receivedAt', ...valueHeads, 'requestId'],
-    ({ conflicts }) => conflicts.map((c) => [c.reference, c.receivedAt, ...values(c), c.requestId]),
+    `Open conflicts: refused with 409, waiting for a decision (${settleHint})`,
+    ['reference', 'conflict', 'state', 'receivedAt', ...valueHeads, 'requestId'],
+    ({ conflicts }) =>
+      conflicts.map((c) => [c.reference, c.id, state(c), c.receivedAt, ...values(c), c.requestId]),
+  ],
+  settled: [
+    'Settled conflicts: decided by an operator, the table holds the decision (not a difference)',
+    ['reference', 'conflict', 'decision', 'settledBy', 'settledAt', 'reason', 'receivedAt'],
+    ({ conflicts }) =>
+      conflicts.map((c) => [
+        c.reference,
+        c.id,
+        state(c),
+        c.settlement?.settledBy ?? '',
+        c.settlement?.settledAt ?? '',
+        c.settlement?.reason ?? '',
+        c.receivedAt,
+      ]),
   ],
 };
 
@@ -89,7 +129,7 @@ export function summaryText(summary: ReconcileSummary): string {
     `${outside > 0 ? ` (${outside} recorded outside the window)` : ''}; ` +
     `${summary.recordedInWindow} recorded in the window.\n` +
     `missing ${summary.missing}, unexpected ${summary.unexpected}, mismatch ${summary.mismatch}, ` +
-    `references with conflicts ${summary.conflicts}\n`
+    `open conflicts ${summary.openConflicts}, settled conflicts ${summary.settledConflicts}\n`
   );
 }
 
@@ -103,6 +143,12 @@ const csvHead = [
   'recorded',
   ...valueHeads,
   'requestId',
+  'conflict',
+  'state',
+  'settledBy',
+  'settledAt',
+  'reason',
+  'note',
 ] as const;
 type CsvColumn = (typeof csvHead)[number];
 
@@ -133,10 +179,22 @@ export const findingShape: MachineShape<Finding> = {
             field: d.field,
             report: d.report,
             recorded: d.recorded,
+            note: contradicted(finding.settled),
           }),
         );
       case 'conflicts':
-        return finding.conflicts.map((conflict) => csvRow({ kind, ...conflict }));
+      case 'settled':
+        return finding.conflicts.map(({ id, settlement, ...conflict }) =>
+          csvRow({
+            kind,
+            ...conflict,
+            conflict: id,
+            state: settlement?.resolution ?? 'open',
+            settledBy: settlement?.settledBy,
+            settledAt: settlement?.settledAt,
+            reason: settlement?.reason,
+          }),
+        );
     }
   },
 };

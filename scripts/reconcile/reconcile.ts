@@ -4,7 +4,9 @@ import {
   isNumberKind,
   transactionFields,
 } from '../../lambda/callback/transaction-fields.js';
+import type { Settlement } from '../../lambda/settle/settlement.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
+import { conflictIdLength, type Item, settlementsOf } from '../table/reference-state.js';
 import { displayValue, type StoredItem, storedItem } from '../table/stored-item.js';
 import type { TimeWindow } from '../table/time-window.js';
 import {
@@ -27,6 +29,10 @@ export interface RecordedTransaction extends ReconciledValues {
 /** A conflicting delivery kept for audit: the reference it claimed, what and when. */
 export interface KeptConflict extends RecordedTransaction {
   readonly requestId: string;
+  /** Its content's id, what `settle --conflict` takes. */
+  readonly id: string;
+  /** The operator's decision on it (read from the transaction); absent while it is open. */
+  readonly settlement?: Settlement;
 }
 
 /** Where reconcile reads from: the report streamed, the table behind a small interface. */
@@ -73,15 +79,36 @@ export function tableSources(
       );
     },
     conflicts: (async function* () {
+      // Decisions live on the transaction item: read them a batch of references at a time.
+      let batch: Item[] = [];
+      const references = new Set<string>();
+      const decided = async function* () {
+        const transactions = await itemsByReference({ client, tableName }, [...references]);
+        for (const raw of batch) {
+          const item = storedItem(raw, fields);
+          const reference = displayValue(item[attributes.conflictOf]);
+          const fingerprint = raw.fingerprint?.S ?? '';
+          const settlement = settlementsOf(transactions.get(reference)).get(fingerprint);
+          yield {
+            ...recorded((item.transaction ?? {}) as StoredItem),
+            reference,
+            receivedAt: displayValue(item[attributes.receivedAt]),
+            requestId: displayValue(item.requestId),
+            id: fingerprint.slice(0, conflictIdLength),
+            ...(settlement ? { settlement } : {}),
+          };
+        }
+        batch = [];
+        references.clear();
+      };
       for await (const raw of conflictItems({ client, tableName })) {
-        const item = storedItem(raw, fields);
-        yield {
-          ...recorded((item.transaction ?? {}) as StoredItem),
-          reference: displayValue(item[attributes.conflictOf]),
-          receivedAt: displayValue(item[attributes.receivedAt]),
-          requestId: displayValue(item.requestId),
-        };
+        const reference = raw[attributes.conflictOf]?.S;
+        if (reference === undefined) continue;
+        if (!references.has(reference) && references.size === maxKeysPerBatch) yield* decided();
+        references.add(reference);
+        batch.push(raw);
       }
+      if (batch.length > 0) yield* decided();
     })(),
   };
 }
@@ -120,17 +147,33 @@ export type Finding =
       readonly reference: string;
       readonly recorded: RecordedTransaction;
     }
-  /** Same reference, other values. */
+  /**
+   * Same reference, other values. `settled`: the reference's conflicts were all decided, so the
+   * report contradicts what an operator settled (the recorded values are the decision's).
+   */
   | {
       readonly kind: 'mismatch';
       readonly line: number;
       readonly reference: string;
       readonly receivedAt: string;
       readonly differences: readonly FieldDifference[];
+      readonly settled?: readonly KeptConflict[];
     }
-  /** Deliveries that claimed the reference with other content, refused and kept for audit. */
+  /**
+   * Deliveries that claimed the reference with other content, refused and kept for audit, at
+   * least one still waiting for an operator's decision: a difference until settled.
+   */
   | {
       readonly kind: 'conflicts';
+      readonly reference: string;
+      readonly conflicts: readonly KeptConflict[];
+    }
+  /**
+   * Conflicts an operator settled: the stored transaction is the decision (the received content
+   * if accepted, else the stored one), compared with the report like any other. Not a difference.
+   */
+  | {
+      readonly kind: 'settled';
       readonly reference: string;
       readonly conflicts: readonly KeptConflict[];
     };
@@ -169,8 +212,10 @@ export async function reconcile(
     missing: 0,
     unexpected: 0,
     mismatch: 0,
-    // References with conflicting deliveries kept.
-    conflicts: 0,
+    // Conflicting contents kept and not yet decided: each one a difference.
+    openConflicts: 0,
+    // Conflicting contents an operator settled: listed with the decision, not a difference.
+    settledConflicts: 0,
   };
 
   const conflictsOf = async (reference: string) => {
@@ -178,8 +223,15 @@ export async function reconcile(
     if (kept === undefined) return;
     // Listed once per reference, however often the report names it.
     conflicts.delete(reference);
-    counts.conflicts += 1;
-    await found({ kind: 'conflicts', reference, conflicts: kept });
+    const open = kept.filter((conflict) => conflict.settlement === undefined).length;
+    counts.openConflicts += open;
+    counts.settledConflicts += kept.length - open;
+    await found({ kind: open > 0 ? 'conflicts' : 'settled', reference, conflicts: kept });
+  };
+  /** The reference's conflicts when every one is settled: what a mismatch contradicts. */
+  const settledOnly = (reference: string) => {
+    const kept = conflicts.get(reference);
+    return kept?.every((conflict) => conflict.settlement !== undefined) ? kept : undefined;
   };
 
   const compare = async (row: ReportRow, recorded: RecordedTransaction | undefined) => {
@@ -192,12 +244,14 @@ export async function reconcile(
       if (differences.length === 0) counts.agreeing += 1;
       else {
         counts.mismatch += 1;
+        const settled = settledOnly(reference);
         await found({
           kind: 'mismatch',
           line,
           reference,
           receivedAt: recorded.receivedAt,
           differences,
+          ...(settled ? { settled } : {}),
         });
       }
     }
@@ -285,7 +339,12 @@ function sameDecimal(a: string, b: string): boolean {
   }
 }
 
-/** True when nothing differs: exit code 0. */
+/** Differences: what makes exit code 1. A settled conflict is not one. */
+export function differenceCount(summary: ReconcileSummary): number {
+  return summary.missing + summary.unexpected + summary.mismatch + summary.openConflicts;
+}
+
+/** True when nothing differs and every conflict met is settled: exit code 0. */
 export function agrees(summary: ReconcileSummary): boolean {
-  return summary.missing + summary.unexpected + summary.mismatch + summary.conflicts === 0;
+  return differenceCount(summary) === 0;
 }

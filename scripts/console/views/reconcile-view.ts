@@ -5,7 +5,7 @@ import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { UsageError } from '../../cli/cli-errors.js';
 import { type ReportFormat, ReportInputError } from '../../reconcile/gateway-report.js';
-import { agrees } from '../../reconcile/reconcile.js';
+import { agrees, differenceCount } from '../../reconcile/reconcile.js';
 import { detectFormat, reconcileWindow } from '../../reconcile/reconcile-input.js';
 import {
   findingKinds,
@@ -175,7 +175,7 @@ function resultSection({ result, error }: Outcome) {
   }
   if (result === undefined) return html`<section id="reconcile-result"></section>`;
   const { summary, window, shown: kinds } = result;
-  const differences = summary.missing + summary.unexpected + summary.mismatch + summary.conflicts;
+  const differences = differenceCount(summary);
   const count = (label: string, value: number) =>
     html`<tr><th scope="row">${label}</th><td class="num">${value}</td></tr>`;
   return html`<section id="reconcile-result" aria-labelledby="reconcile-title">
@@ -183,7 +183,7 @@ function resultSection({ result, error }: Outcome) {
 <p class="notice ${agrees(summary) ? 'ok' : 'error'}">Window ${window.since} to ${window.lastIncluded}. ${summaryText(summary)}</p>
 <div class="table-wrap"><table class="counts">
 <caption class="muted">Counts</caption>
-<tbody>${count('Missing', summary.missing)}${count('Unexpected', summary.unexpected)}${count('Mismatched', summary.mismatch)}${count('References with conflicts', summary.conflicts)}${count('Agreeing', summary.agreeing)}${count('Report rows', summary.reportRows)}${count('Recorded in the window', summary.recordedInWindow)}</tbody>
+<tbody>${count('Missing', summary.missing)}${count('Unexpected', summary.unexpected)}${count('Mismatched', summary.mismatch)}${count('Open conflicts', summary.openConflicts)}${count('Settled conflicts', summary.settledConflicts)}${count('Agreeing', summary.agreeing)}${count('Report rows', summary.reportRows)}${count('Recorded in the window', summary.recordedInWindow)}</tbody>
 </table></div>
 <p><a href="/reconcile/differences.csv" download>Download differences (CSV)</a></p>
 ${findingKinds.map((kind) => {

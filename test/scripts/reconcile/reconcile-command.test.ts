@@ -79,10 +79,12 @@ forEachEngine((engine) => {
     expect(tables.code).toBe(1);
     expect(tables.stdout).toMatch(/^Missing: in the report, never recorded here/);
     expect(tables.stdout).toMatch(/^\d+\s+rec-\d+\s+0\.5\s+TRY\s+Deposit\s+Confirm$/m);
-    expect(tables.stdout).toMatch(/^rec-\d+\s+\S+\s+99999\s+TRY\s+Deposit\s+Confirm\s+req-0$/m);
+    expect(tables.stdout).toMatch(
+      /^rec-\d+\s+[0-9a-f]{12}\s+open\s+\S+\s+99999\s+TRY\s+Deposit\s+Confirm\s+req-0$/m,
+    );
     expect(tables.stdout).toMatch(/\s+amount\s+500\.01\s+500$/m);
     expect(tables.stdout).toContain(
-      'missing 2, unexpected 1, mismatch 3, references with conflicts 2',
+      'missing 2, unexpected 1, mismatch 3, open conflicts 2, settled conflicts 0',
     );
 
     // The window's first millisecond holds one transaction, with no conflicts: a report of

@@ -76,6 +76,8 @@ function describeFinding(finding: Finding, lineOffset = 0): string {
       return `unexpected ${finding.reference}`;
     case 'conflicts':
       return `conflicts ${finding.reference}`;
+    case 'settled':
+      return `settled ${finding.reference}`;
   }
 }
 

@@ -92,7 +92,8 @@ forEachEngine((engine) => {
         Missing: '1',
         Unexpected: '1',
         Mismatched: '1',
-        'References with conflicts': '0',
+        'Open conflicts': '0',
+        'Settled conflicts': '0',
         Agreeing: '1',
         'Report rows': '3',
         'Recorded in the window': '3',
@@ -104,7 +105,7 @@ forEachEngine((engine) => {
       expect(unexpectedRow?.[0]).toBe(unexpected.reference);
       expect(unexpectedRow?.slice(2)).toEqual(['3000', 'TRY', 'Deposit', 'Confirm']);
       expect(await rowsUnder(page, 'Mismatch')).toEqual([
-        [String(2 + header), String(mismatched.reference), 'amount', '2500', '2000'],
+        [String(2 + header), String(mismatched.reference), 'amount', '2500', '2000', ''],
       ]);
     }
 
@@ -160,7 +161,7 @@ forEachEngine((engine) => {
       expect(rows).toHaveLength(3);
       // Exactly the CLI's columns, in its order.
       expect(download.text.split('\n')[0]).toBe(
-        'kind,line,reference,receivedAt,field,report,recorded,amount,currency,type,status,requestId',
+        'kind,line,reference,receivedAt,field,report,recorded,amount,currency,type,status,requestId,conflict,state,settledBy,settledAt,reason,note',
       );
       await page.close();
     });
