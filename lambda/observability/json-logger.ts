@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 
@@ -22,9 +23,15 @@ const methods = { DEBUG: 'debug', INFO: 'info', WARN: 'warn', ERROR: 'error' } a
 /** A line's own members: Powertools drops them from the fields, with a warning. */
 const reserved = new Set(['level', 'message', 'sampling_rate', 'service', 'timestamp']);
 
+/** What one invocation's lines carry, decided when it starts. */
+interface Invocation {
+  readonly context: Context;
+  readonly coldStart: boolean;
+  /** Its threshold: sampling may have lowered it to DEBUG for this invocation alone. */
+  readonly level: number;
+}
+
 export class JsonLogger {
-  /** The threshold in force: a line is written when its level's number is at least this. */
-  level: number;
   readonly #service: string;
   readonly #replacer: Replacer | undefined;
   readonly #initialLevel: number;
@@ -32,9 +39,17 @@ export class JsonLogger {
   readonly #lambdaLevel: boolean;
   readonly #samplingRate: number;
   readonly #dev: boolean;
-  #context: Context | undefined;
+  /**
+   * The invocation whose async work is running. With `AWS_LAMBDA_MAX_CONCURRENCY` above 1 (Lambda
+   * Managed Instances) one process serves several invocations at once, so a member of the logger
+   * would stamp the last one to start on every line; each invocation's awaits keep their own here.
+   */
+  readonly #invocation = new AsyncLocalStorage<Invocation>();
+  /** The threshold outside any invocation, and the first invocation's (sampled at construction). */
+  readonly #level: number;
   #coldStart = process.env.AWS_LAMBDA_INITIALIZATION_TYPE?.trim() === 'on-demand';
-  #invocations = 0;
+  /** The last invocation to start: where Powertools, in sequence, puts a sampling line. */
+  #previous: Invocation | undefined;
 
   constructor(options: { readonly serviceName: string; readonly jsonReplacerFn?: Replacer }) {
     const env = process.env;
@@ -46,12 +61,19 @@ export class JsonLogger {
     this.#lambdaLevel = lambda !== undefined;
     const named = env.POWERTOOLS_LOG_LEVEL?.trim() || env.LOG_LEVEL?.trim();
     this.#initialLevel = lambda ?? levelOf(named) ?? logLevels.INFO;
-    this.level = this.#initialLevel;
     const rate = Number(env.POWERTOOLS_LOGGER_SAMPLE_RATE ?? 0);
     this.#samplingRate = rate >= 0 && rate <= 1 ? rate : 0;
     // POWERTOOLS_DEV: the global console (test runners show it) and indented JSON.
     this.#dev = /^\s*(1|y|yes|t|true|on)\s*$/i.test(env.POWERTOOLS_DEV ?? '');
-    this.#sample();
+    this.#level = this.#sample(undefined);
+  }
+
+  /**
+   * The running invocation's threshold (sampling may have lowered it): a line is written when its
+   * level's number is at least this.
+   */
+  get level(): number {
+    return this.#invocation.getStore()?.level ?? this.#level;
   }
 
   readonly debug = (message: string, fields?: object) => this.#write('DEBUG', message, fields);
@@ -60,33 +82,60 @@ export class JsonLogger {
   readonly error = (message: string, fields?: object) => this.#write('ERROR', message, fields);
 
   /**
-   * The invocation's members from now on. As Powertools, every invocation after the first is
-   * sampled before, so the sampling line carries the previous invocation's members.
+   * Starts an invocation: its members, its cold start and its sampling decision hold for the rest
+   * of its async work, whatever other invocations start meanwhile. `enterWith` rather than `run`:
+   * middy has no hook around the handler, and a `before` middleware that enters a store shares it
+   * with everything the request awaits after it. As Powertools, the first invocation keeps the
+   * decision made at construction and every later one is sampled before it starts.
    */
   addContext(context: Context): void {
-    if (this.#invocations > 0) this.#sample();
-    this.#invocations += 1;
-    this.#context = context;
+    const level = this.#previous ? this.#sample(this.#sampledLineInvocation()) : this.#level;
+    const invocation = { context, coldStart: this.#coldStart, level };
+    // Powertools' cold start: the first invocation the process starts, whoever finishes first.
+    this.#coldStart = false;
+    this.#previous = invocation;
+    this.#invocation.enterWith(invocation);
   }
 
-  /** POWERTOOLS_LOGGER_SAMPLE_RATE: that share of invocations is logged at DEBUG. */
-  #sample(): void {
-    if (this.#samplingRate === 0) return;
+  /**
+   * Whose members the sampling line carries. Powertools writes it before the new context: in
+   * sequence the previous invocation's; with concurrent invocations (its per-invocation store)
+   * none at all.
+   */
+  #sampledLineInvocation(): Invocation | undefined {
+    return process.env.AWS_LAMBDA_MAX_CONCURRENCY ? undefined : this.#previous;
+  }
+
+  /** POWERTOOLS_LOGGER_SAMPLE_RATE: that share of invocations is logged at DEBUG. Returns the level. */
+  #sample(lineInvocation: Invocation | undefined): number {
+    if (this.#samplingRate === 0) return this.#initialLevel;
     const sampled = Math.random() <= this.#samplingRate && this.#initialLevel > logLevels.TRACE;
-    if (!this.#lambdaLevel) this.level = sampled ? logLevels.DEBUG : this.#initialLevel;
-    if (sampled) this.debug('Setting log level to DEBUG due to sampling rate');
+    const level = sampled && !this.#lambdaLevel ? logLevels.DEBUG : this.#initialLevel;
+    if (sampled && level <= logLevels.DEBUG)
+      this.#line('DEBUG', 'Setting log level to DEBUG due to sampling rate', {}, lineInvocation);
+    return level;
   }
 
   #write(level: keyof typeof methods, message: string, fields: object = {}): void {
-    if (logLevels[level] < this.level) return;
-    const context = this.#context;
+    const invocation = this.#invocation.getStore();
+    if (logLevels[level] >= (invocation?.level ?? this.#level))
+      this.#line(level, message, fields, invocation);
+  }
+
+  #line(
+    level: keyof typeof methods,
+    message: string,
+    fields: object,
+    invocation: Invocation | undefined,
+  ): void {
+    const context = invocation?.context;
     const line: Record<string, unknown> = {
       level,
       message,
       timestamp: timestamp(new Date()),
       service: this.#service,
-      // `cold_start` is true on the first invocation's lines, and only in an on-demand environment.
-      cold_start: context && this.#invocations === 1 && this.#coldStart,
+      // `cold_start` is true on the process's first invocation's lines, and only on demand.
+      cold_start: invocation?.coldStart,
       function_arn: context?.invokedFunctionArn,
       function_memory_size: context?.memoryLimitInMB,
       function_name: context?.functionName,
