@@ -1,6 +1,10 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { differingMembers } from '../../lambda/callback/extra-members.js';
-import { transactionFields } from '../../lambda/callback/transaction-fields.js';
+import {
+  type FieldDeclarations,
+  fieldNames,
+  transactionFields,
+} from '../../lambda/callback/transaction-fields.js';
 import { stringifyJson } from '../../lambda/json/json-text.js';
 import { isJsonObject, type JsonValue, parseStrictJson } from '../../lambda/json/strict-json.js';
 
@@ -8,26 +12,32 @@ type Attributes = Readonly<Record<string, AttributeValue>>;
 
 /** One field that differs: its value on each side as text, `null` where it is absent. */
 export interface ContentDifference {
-  /** A field of the interface, or `extra.<member>` for a member outside it. */
+  /** A compared field of the declaration, or `extra.<member>` for a member outside it. */
   readonly field: string;
   readonly stored: string | null;
   readonly received: string | null;
 }
 
 /**
- * The interface's fields, from the receiver's schema. `hash` is left out: it differs whenever the
- * key does, says nothing about the transaction, and is a digest an operator has no use for.
+ * The fields the declaration compares for duplicates (`fingerprinted`), in its order: a conflict
+ * is a difference in one of them. Not `hash`: it differs whenever the key does, says nothing about
+ * the transaction, and is a digest an operator has no use for.
  */
-const comparedFields = Object.keys(transactionFields).filter((name) => name !== 'hash');
+const comparedFields = (fields: FieldDeclarations) =>
+  fieldNames(fields, (field) => field.fingerprinted);
 
 /**
- * Field by field, what the received content says that the stored one does not: every field of
- * the interface (numbers by their canonical digits, as stored), then every member outside it
+ * Field by field, what the received content says that the stored one does not: every compared
+ * field of the declaration (numbers by their canonical digits, as stored), then every member outside it
  * (`extra`), compared by value so `1e2` and `100` are equal.
  */
-export function contentDifferences(stored: Attributes, received: Attributes): ContentDifference[] {
+export function contentDifferences(
+  stored: Attributes,
+  received: Attributes,
+  fields: FieldDeclarations = transactionFields,
+): ContentDifference[] {
   const differences: ContentDifference[] = [];
-  for (const field of comparedFields) {
+  for (const field of comparedFields(fields)) {
     const [a, b] = [scalar(stored[field]), scalar(received[field])];
     if (a !== b) differences.push({ field, stored: a, received: b });
   }
@@ -45,11 +55,15 @@ export function contentDifferences(stored: Attributes, received: Attributes): Co
 
 /**
  * Every field of both contents, in the order {@link contentDifferences} compares them (the
- * interface's, then each member of `extra` on either side): the rows of a side-by-side view,
+ * declaration's compared fields, then each member of `extra` on either side): the rows of a side-by-side view,
  * whose differing ones are those `contentDifferences` names.
  */
-export function contentFields(stored: Attributes, received: Attributes): ContentDifference[] {
-  const rows: ContentDifference[] = comparedFields.map((field) => ({
+export function contentFields(
+  stored: Attributes,
+  received: Attributes,
+  fields: FieldDeclarations = transactionFields,
+): ContentDifference[] {
+  const rows: ContentDifference[] = comparedFields(fields).map((field) => ({
     field,
     stored: scalar(stored[field]),
     received: scalar(received[field]),
