@@ -19,7 +19,7 @@ import {
   DynamoDBClient,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { describe, inject, vi } from 'vitest';
+import { describe, inject } from 'vitest';
 import type { TableDefinition } from '../../lambda/storage/table-definition.js';
 import {
   createTableInput,
@@ -59,9 +59,9 @@ export function engineEndpoint(engine: Engine): string {
   return found.endpoint;
 }
 
-/** Local engines check no signature, but the SDK insists on a region and some credentials. */
-export const testRegion = 'us-east-1';
-export const testCredentials = { accessKeyId: 'test', secretAccessKey: 'test' } as const;
+import { testCredentials, testRegion } from './aws-environment.js';
+
+export { stubAwsEnvironment, testCredentials, testRegion } from './aws-environment.js';
 
 /** What any SDK client needs to reach the engine (DynamoDB, or its streams). */
 export function engineClientConfig(engine: Engine) {
@@ -71,16 +71,6 @@ export function engineClientConfig(engine: Engine) {
 /** A client for the engine (its own connection pool; call `destroy()` when done). */
 export function createTestClient(engine: Engine): DynamoDBClient {
   return new DynamoDBClient(engineClientConfig(engine));
-}
-
-/**
- * The region and credentials for code that builds its own clients from the environment, as the
- * function does in Lambda; `vi.unstubAllEnvs()` undoes it.
- */
-export function stubAwsEnvironment(): void {
-  vi.stubEnv('AWS_REGION', testRegion);
-  vi.stubEnv('AWS_ACCESS_KEY_ID', testCredentials.accessKeyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', testCredentials.secretAccessKey);
 }
 
 export interface TestTable {

@@ -6,7 +6,7 @@ import { type Config, type HashMode, loadConfig } from '../../lambda/config/conf
 import { createReceiver } from '../../lambda/create-receiver.js';
 import type { RefusalStore } from '../../lambda/refusals/refusal.js';
 import type { TransactionStore } from '../../lambda/storage/transaction-store.js';
-import { stubAwsEnvironment } from './engines.js';
+import { stubAwsEnvironment } from './aws-environment.js';
 import { lambdaContext, specKey } from './fixtures.js';
 import { MemoryRefusalStore } from './memory-refusal-store.js';
 
