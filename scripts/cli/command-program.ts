@@ -1,7 +1,7 @@
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { reportFailure, usageHint } from './cli-errors.js';
 import { exitCodes } from './exit-codes.js';
-import { commandLine } from './invocation.js';
+import { binName, commandLine } from './invocation.js';
 import { npmHint } from './npm-hint.js';
 
 export { exitCodes };
@@ -14,6 +14,19 @@ export interface ExitMeanings {
 }
 
 const meaningsOf = new WeakMap<CommandUnknownOpts, ExitMeanings>();
+const examplesOf = new WeakMap<CommandUnknownOpts, readonly string[]>();
+
+/**
+ * Two or three command lines that `--help` ends with, each as typed after `npx callback-receiver`
+ * (test/scripts/cli checks that every one of them parses).
+ */
+export function withExamples<C extends CommandUnknownOpts>(
+  command: C,
+  lines: readonly string[],
+): C {
+  examplesOf.set(command, lines);
+  return command;
+}
 
 /**
  * A commander program for `npm run <name>` and `callback-receiver <name>`: usage errors are one `<name>: …` line and the hint,
@@ -52,8 +65,11 @@ export async function runProgram(
     // Subcommands inherit exitOverride and output only when created after they are set.
     command.exitOverride().configureOutput(program.configureOutput());
     if (command !== program) command.showHelpAfterError(usageHint(name));
-    // Registered last, so it follows any help text the command added itself.
+    // Registered last, so it follows any help text the command added itself; the examples,
+    // what a reader copies, close it.
     command.addHelpText('after', helpText);
+    const examples = examplesOf.get(command);
+    if (examples) command.addHelpText('after', examplesHelp(examples));
   }
   // `npm start -- --in-memory -- --port 3011` hands the second `--` through: a command without
   // operands has no use for it, so it does not end the options there.
@@ -84,6 +100,10 @@ function exitCodesHelp(exits: ExitMeanings): string {
   ];
   const lines = rows.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`);
   return `\nExit codes (the same in every command: docs/tools.md):\n${lines.join('\n')}`;
+}
+
+function examplesHelp(lines: readonly string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  npx ${binName} ${line}`).join('\n')}`;
 }
 
 function allCommands(command: CommandUnknownOpts): CommandUnknownOpts[] {

@@ -10,7 +10,7 @@ import { type CommandUnknownOpts, Option } from '@commander-js/extra-typings';
 import { refusalsTableName } from '../../lambda/refusals/refusals-table.js';
 import { type KeyFlags, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
 import { httpUrl, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { isLoopbackUrl } from '../local/local-target.js';
 import { operatorIdentity } from '../settle/operator-identity.js';
@@ -188,6 +188,12 @@ function parsePort(value: string): number {
   }
   return port;
 }
+
+withExamples(program, [
+  'console --stack CallbackReceiver',
+  'console --stack CallbackReceiver --allow-actions',
+  'console --table callback-transactions --endpoint http://127.0.0.1:8000',
+]);
 
 await runProgram(program, 'console');
 // Stopped or failed: the SDK's sockets must not keep the process alive.

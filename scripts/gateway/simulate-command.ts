@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { SingleBar } from 'cli-progress';
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
 import { fraction, httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { localData } from '../local/local-data.js';
 import { isLoopbackUrl, localApiKey, runningServer } from '../local/local-target.js';
 import { deliver } from './deliver.js';
@@ -144,5 +144,11 @@ function missingKey(url: string, serverKeys: 'environment' | 'generated' | undef
   }
   return `no key: give ${give}, set CALLBACK_API_KEYS, or start the server once (npm start) so it saves its dev key`;
 }
+
+withExamples(program, [
+  'simulate --count 200 --duplicates 0.1',
+  'simulate --count 50 --conflicts 0.05 --seed demo',
+  'simulate --count 20 --json > summary.json',
+]);
 
 await runProgram(program, 'simulate');

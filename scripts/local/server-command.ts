@@ -2,7 +2,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { type HashMode, hashModes } from '../../lambda/config/config.js';
 import { UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { banner } from './banner.js';
 import { DataFolderBusyError } from './data-lock.js';
 import { allowRemoteOption, checkForwardTarget, forwardUrl } from './events/forward-destination.js';
@@ -167,6 +167,12 @@ function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   return error instanceof Error ? `${error.message}${advice[code] ?? ''}` : String(error);
 }
+
+withExamples(program, [
+  'start',
+  'start --in-memory --port 3011',
+  'start --forward-events http://127.0.0.1:9000/events',
+]);
 
 await runProgram(program, 'start');
 // A start that failed has said why in one line; nothing of it may keep the process alive.

@@ -3,7 +3,7 @@ import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { Option } from '@commander-js/extra-typings';
 import { positiveInteger, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { Progress } from '../cli/output/progress.js';
@@ -141,5 +141,10 @@ function resultText({ deleted, outcome, problem }: MessageOutcome): string {
   ];
   return `kept in the queue: ${why.join('; ')}`;
 }
+
+withExamples(program, [
+  'redrive --queue https://sqs.eu-west-1.amazonaws.com/123456789012/events-dlq --bus callback-events',
+  'redrive --forward-to http://127.0.0.1:9000/events',
+]);
 
 await runProgram(program, 'redrive');

@@ -1,7 +1,7 @@
 /** `npm run replay`: republishes recorded transactions to the bus (docs/events.md). */
 
 import { UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { type ListingView, openListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { Progress } from '../cli/output/progress.js';
@@ -103,5 +103,10 @@ const outcomeText = {
 
 const subject = (problem: ReplayProblem) =>
   problem.kind === 'unpublishable' ? `record ${problem.record}` : problem.reference;
+
+withExamples(program, [
+  'replay T-1001 T-1002 --bus callback-events',
+  'replay --since 2026-11-27 --forward-to http://127.0.0.1:9000/events',
+]);
 
 await runProgram(program, 'replay');

@@ -1,7 +1,7 @@
 /** `npm run resubmit`: sends a kept refusal's body again, byte for byte (docs/operations.md). */
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
 import { httpUrl, positiveInteger, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { explainNetworkFailure } from '../gateway/delivery-failure.js';
 import { localData } from '../local/local-data.js';
@@ -67,5 +67,10 @@ The key is sent only as x-api-key; it is never printed.`,
   if (answer.status >= 500) process.exitCode = exitCodes.failed;
   else if (answer.status < 200 || answer.status > 299) process.exitCode = exitCodes.differences;
 });
+
+withExamples(program, [
+  'resubmit 3f2a9c1d',
+  'resubmit 3f2a9c1d --url https://example.com/callback --key-file key.txt',
+]);
 
 await runProgram(program, 'resubmit');

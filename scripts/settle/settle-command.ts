@@ -1,8 +1,9 @@
 /** `npm run settle`: an operator's decision on a conflict, recorded (docs/operations.md). */
 import { Option } from '@commander-js/extra-typings';
 import { positiveInteger } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
+import { noteLocalChanges } from '../local/events/change-notes.js';
 import { isLoopbackUrl } from '../local/local-target.js';
 import { withTableOptions, withTarget } from '../table/table-target.js';
 import { operatorIdentity } from './operator-identity.js';
@@ -55,11 +56,18 @@ withTableOptions(program).action(async (reference, flags) => {
       }),
     );
     process.stdout.write(`${terminalText(settleOutcomeText(result))}\n`);
+    // Local mode's forwarding follows new items, not changed ones: tell it of this change.
+    await noteLocalChanges(flags, [reference]);
   } catch (error) {
     if (!(error instanceof SettleRefusedError)) throw error;
     process.stderr.write(`${terminalText(`settle refused: ${error.message}`)}\n`);
     process.exitCode = exitCodes.usage;
   }
 });
+
+withExamples(program, [
+  'settle T-1001 --accept received --reason OPS-1234',
+  "settle T-1001 --accept stored --reason 'gateway confirmed' --expect-version 2",
+]);
 
 await runProgram(program, 'settle');

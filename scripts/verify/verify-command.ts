@@ -5,7 +5,7 @@ import { text } from 'node:stream/consumers';
 import { computeHash, type HashedText, verifyHash } from '../../lambda/callback/callback-hash.js';
 import { apiKeyVariable, resolveApiKey, withKeyOptions } from '../cli/api-key-option.js';
 import { UsageError, unreadableFile } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { terminalText } from '../cli/terminal-text.js';
 import { localData } from '../local/local-data.js';
 import { localApiKey, runningServer } from '../local/local-target.js';
@@ -129,5 +129,11 @@ function describe(
   });
   return `${lines.join('\n')}\n`;
 }
+
+withExamples(program, [
+  'verify body.json --key-file key.txt',
+  'verify - --key-file key.txt < body.json',
+  'verify --refusal 3f2a9c1d',
+]);
 
 await runProgram(program, 'verify');

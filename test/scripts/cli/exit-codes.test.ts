@@ -114,7 +114,7 @@ describe('--help', () => {
   });
 
   it.each(scripts)(
-    'npm run %s -- --help ends with the exit codes and does no work',
+    'npm run %s -- --help ends with the exit codes (then any examples) and does no work',
     async (script) => {
       const started = Date.now();
       const result = await run(script, ['--', '--help'], true);
@@ -122,7 +122,7 @@ describe('--help', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(
-        /Exit codes \(the same in every command: docs\/tools\.md\):\n {2}0 {3}.+\n(?: {2}1 {3}.+\n)? {2}2 {3}usage or input error: nothing was done\n {2}3 {3}failed: .+\n(?: {2}130 .+\n)?$/,
+        /Exit codes \(the same in every command: docs\/tools\.md\):\n {2}0 {3}.+\n(?: {2}1 {3}.+\n)? {2}2 {3}usage or input error: nothing was done\n {2}3 {3}failed: .+\n(?: {2}130 .+\n)?(?:\nExamples:\n(?: {2}npx callback-receiver .+\n){2,3})?$/,
       );
       // No download, no test run, no server: only the help.
       expect(result.stdout).not.toMatch(/Fetching|Test Files|POST http/);
