@@ -6,7 +6,7 @@ import {
   type OptionValues,
 } from '@commander-js/extra-typings';
 import { positiveInteger, UsageError } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { writeListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
@@ -29,6 +29,9 @@ import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
 import { summarize, summaryFormats, summaryView } from './transaction-summary.js';
+
+/** Before anything this receiver can have recorded: `list` with no selection reads back to it. */
+const allTime = '2000-01-01';
 
 const program = commandProgram('query', 'Read the recorded callbacks.', {
   ok: 'read and printed',
@@ -94,7 +97,9 @@ withSelectionOptions(
   withOutputOptions(
     program
       .command('list')
-      .description('transactions, newest first: by user, by time window, or (only when asked) all'),
+      .description(
+        'transactions, newest first: by user, by time window, or (only when asked) all; with none, the newest',
+      ),
     ['table', 'json', 'jsonl', 'csv'],
   )
     .option('--scan', 'read the whole table (a full read: only when asked)', false)
@@ -192,6 +197,31 @@ withTableOptions(
   );
 });
 
+withExamples(program, [
+  'query list',
+  'query get T-1001',
+  'query export --since 2026-11-27 --format csv > window.csv',
+]);
+const examples: Record<string, string[]> = {
+  get: ['query get T-1001', 'query get T-1001 --format json'],
+  conflicts: ['query conflicts', 'query conflicts --all --format json'],
+  list: [
+    'query list',
+    'query list --username alice --status Reject',
+    'query list --since 2026-11-27 --format json',
+  ],
+  export: [
+    'query export --since 2026-11-27 --until 2026-11-28 > window.csv',
+    'query export --username alice --format jsonl',
+  ],
+  summary: [
+    'query summary --since 2026-11-01 --by day',
+    'query summary --since 2026-11-27 --format json',
+  ],
+  refused: ['query refused', 'query refused --since 2026-11-27 --reference T-1001'],
+};
+for (const command of program.commands) withExamples(command, examples[command.name()] ?? []);
+
 await runProgram(program, 'query');
 
 /** Which transactions `list` and `export` read. */
@@ -206,16 +236,26 @@ function withSelectionOptions<Opts extends OptionValues>(command: Command<[], Op
   );
 }
 
-/** Checked before anything is opened: exactly one of --username, --since or (list) --scan. */
+/**
+ * Checked before anything is opened: at most one of --username, --since or (list) --scan. `list`
+ * with none reads the newest through the time index (a page per shard, --limit long); `export`
+ * with none is refused, since it would stream the whole table unasked.
+ */
 function selection(
   flags: Partial<Record<'username' | 'since' | 'until' | 'type' | 'status', string>> & {
     readonly scan?: boolean;
   },
 ): (context: QueryContext) => AsyncIterable<StoredItem> {
   const modes = [flags.username !== undefined, flags.since !== undefined, flags.scan === true];
-  if (modes.filter(Boolean).length !== 1) {
+  const chosen = modes.filter(Boolean).length;
+  if (chosen === 0 && flags.scan !== undefined) {
+    const everything = timeWindow(allTime, flags.until);
+    return (context) => listByTime(context, everything, flags);
+  }
+  if (chosen !== 1) {
     const scan = flags.scan === undefined ? ' or --since' : ', --since or --scan';
-    throw new UsageError(`needs exactly one of --username${scan}`);
+    const howMany = flags.scan === undefined ? 'exactly' : 'at most';
+    throw new UsageError(`needs ${howMany} one of --username${scan}`);
   }
   const window = optionalWindow(flags.since, flags.until);
   if (flags.username === '') throw new UsageError('--username must not be empty');

@@ -150,6 +150,27 @@ describe('npm run query (list, export, summary)', () => {
     expect(stdout).toContain('10 more transactions: use --format json|jsonl|csv or --output FILE');
   });
 
+  it('list with no selection lists the newest 50 through the time index, newest first', async () => {
+    const { code, stdout, stderr } = await query('list --format json');
+
+    expect(code, stderr).toBe(0);
+    const document = JSON.parse(stdout) as { items: { reference: string }[] };
+    const newest = newestFirst.slice(0, 50).map(({ transaction }) => transaction.reference);
+    expect(document.items.map((item) => item.reference)).toEqual(newest);
+  });
+
+  it('list --until alone lists the newest before it', async () => {
+    const until = newestFirst[10]?.receivedAt as string;
+
+    const { code, stdout, stderr } = await query(`list --until ${until} --limit 3 --format jsonl`);
+
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.map((line) => JSON.parse(line).reference)).toEqual(
+      newestFirst.slice(11, 14).map(({ transaction }) => transaction.reference),
+    );
+  });
+
   it('list --output FILE writes every row in the format of its extension, the table on stdout', async () => {
     const file = join(await mkdtemp(join(tmpdir(), 'query-out-')), 'all.csv');
 
@@ -185,6 +206,8 @@ describe('npm run query (list, export, summary)', () => {
     ['export --since 2026-11-18 --scan', /unknown option/],
     ['list --since 2999-01-01', /--since 2999-01-01 is in the future/],
     ['nonsense', /unknown command/],
+    ['export', /needs exactly one of --username or --since/],
+    ['list --username alice --scan', /needs at most one of --username, --since or --scan/],
   ])('exits 2 with a usage message for %s', async (args, message) => {
     const { code, stderr } = await query(args);
 
