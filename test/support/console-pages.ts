@@ -51,9 +51,11 @@ export async function forgedPost(
   form: Record<string, string> = {},
 ): Promise<number> {
   const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
-  const answer = await page.request.post(url, {
-    headers: { origin: new URL(page.url()).origin },
-    form: { _csrf: token ?? '', ...form },
-  });
-  return answer.status();
+  // From inside the page, so the browser sends its own Origin and cookie, and resolves the
+  // console's `.localhost` name itself (Node, where page.request runs, may not).
+  return page.evaluate(
+    async ({ url, fields }) =>
+      (await fetch(url, { method: 'POST', body: new URLSearchParams(fields) })).status,
+    { url, fields: { _csrf: token ?? '', ...form } },
+  );
 }
