@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import type { ConnectionLimits } from './connection-limits.js';
 import type { EngineCredentials } from './engine-credentials.js';
 import type { RunningEngine } from './local-engine.js';
 import { signedRequestsOnly } from './signed-requests-only.js';
@@ -26,7 +27,11 @@ const dynalite = createRequire(import.meta.url)('dynalite') as (options: {
  */
 export async function startDynalite(
   path?: string,
-  options: { readonly credentials?: EngineCredentials } = {},
+  options: {
+    readonly credentials?: EngineCredentials;
+    /** With `credentials`: other bounds than engineConnectionLimits (the tests' smaller ones). */
+    readonly connectionLimits?: ConnectionLimits;
+  } = {},
 ): Promise<RunningEngine> {
   // Tables become ACTIVE at once instead of after dynalite's default 500 ms.
   const server = dynalite({
@@ -35,7 +40,9 @@ export async function startDynalite(
     updateTableMs: 0,
     ...(path ? { path } : {}),
   });
-  if (options.credentials) signedRequestsOnly(server, options.credentials);
+  if (options.credentials) {
+    signedRequestsOnly(server, options.credentials, options.connectionLimits);
+  }
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;

@@ -4,12 +4,16 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import type { Checksum, SourceData } from '@smithy/types';
 import type { EngineCredentials } from './engine-credentials.js';
 
-/** A request as it reached local mode's engine, body read whole. */
-export interface ReceivedRequest {
+/** A request's line and headers, as they reach local mode's engine before its body is read. */
+export interface RequestHead {
   readonly method: string;
   /** The request target: path and query. */
   readonly url: string;
   readonly headers: IncomingHttpHeaders;
+}
+
+/** A request as it reached local mode's engine, body read whole. */
+export interface ReceivedRequest extends RequestHead {
   readonly body: Buffer;
 }
 
@@ -43,6 +47,38 @@ export async function checkSignature(
   credentials: EngineCredentials,
   now = new Date(),
 ): Promise<SignatureVerdict> {
+  const head = authorizationOf(request, credentials, now);
+  if (!head.ok) return head;
+  // The signer takes this header as the body's hash: it must be the body's hash.
+  const claimed = request.headers['x-amz-content-sha256'];
+  if (claimed !== undefined && claimed !== sha256Hex(request.body)) {
+    return invalid('x-amz-content-sha256 does not match the body');
+  }
+  const expected = await signatureOf(request, head.signed, credentials);
+  return expected !== undefined && sameText(expected, head.signed.signature)
+    ? { ok: true }
+    : invalid('The request signature we calculated does not match the signature you provided.');
+}
+
+/**
+ * Everything {@link checkSignature} checks that needs no body: an Authorization header for the
+ * run's access key id, its scope, the headers it must cover, and a fresh `x-amz-date`. Run before
+ * the body is read, so a request that cannot pass costs the engine its headers and nothing more.
+ */
+export function checkAuthorization(
+  request: RequestHead,
+  credentials: EngineCredentials,
+  now = new Date(),
+): SignatureVerdict {
+  const head = authorizationOf(request, credentials, now);
+  return head.ok ? { ok: true } : head;
+}
+
+function authorizationOf(
+  request: RequestHead,
+  credentials: EngineCredentials,
+  now: Date,
+): Exclude<SignatureVerdict, { ok: true }> | { readonly ok: true; readonly signed: SignedParts } {
   const { authorization } = request.headers;
   if (authorization === undefined) {
     return refused(
@@ -59,11 +95,7 @@ export async function checkSignature(
     );
   }
   const problem = scopeProblem(signed, request, now);
-  if (problem) return invalid(problem);
-  const expected = await signatureOf(request, signed, credentials);
-  return expected !== undefined && sameText(expected, signed.signature)
-    ? { ok: true }
-    : invalid('The request signature we calculated does not match the signature you provided.');
+  return problem ? invalid(problem) : { ok: true, signed };
 }
 
 /** `AWS4-HMAC-SHA256 Credential=<id>/<date>/<region>/<service>/aws4_request, SignedHeaders=…, Signature=…` */
@@ -89,7 +121,7 @@ function parseAuthorization(authorization: string): SignedParts | undefined {
 }
 
 /** What makes a well-formed signature unacceptable before it is even checked, if anything. */
-function scopeProblem(signed: SignedParts, request: ReceivedRequest, now: Date) {
+function scopeProblem(signed: SignedParts, request: RequestHead, now: Date) {
   if (signed.service !== 'dynamodb' || signed.terminator !== 'aws4_request' || !signed.region) {
     return 'The credential scope is not for DynamoDB';
   }
@@ -105,13 +137,7 @@ function scopeProblem(signed: SignedParts, request: ReceivedRequest, now: Date) 
     return 'Signature expired: X-Amz-Date is too far from now';
   }
   const missing = signed.signedHeaders.find((name) => request.headers[name] === undefined);
-  if (missing) return `Signed header ${missing} is missing`;
-  // The signer takes this header as the body's hash: it must be the body's hash.
-  const claimed = request.headers['x-amz-content-sha256'];
-  if (claimed !== undefined && claimed !== sha256Hex(request.body)) {
-    return 'x-amz-content-sha256 does not match the body';
-  }
-  return undefined;
+  return missing ? `Signed header ${missing} is missing` : undefined;
 }
 
 /** The signature the request would carry if signed with `credentials`, by smithy's signer. */
