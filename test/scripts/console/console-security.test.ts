@@ -189,6 +189,8 @@ forEachEngine((engine) => {
       const setCookie = String(login.headers['set-cookie']);
       expect(setCookie).toMatch(/HttpOnly/);
       expect(setCookie).toMatch(/SameSite=Strict/);
+      // Host-only: a Domain attribute would send it to every name under it.
+      expect(setCookie).not.toMatch(/Domain=/i);
       const refused = await consoleRequest(`${console.server.origin}/transactions`);
       const asset = await consoleRequest(`${console.server.origin}/assets/console.css`, {
         headers: { cookie },
