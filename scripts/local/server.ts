@@ -133,7 +133,12 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       host,
       port: options.port ?? 3000,
       stage: 'local',
-      onAnswer: activity.record,
+      onAnswer: (answer) => {
+        activity.record(answer);
+        // A recorded callback or a kept conflict is an event to forward: look for it now, not
+        // at the next pause (wakes collapse into one read).
+        events?.wake();
+      },
     });
     cleanup.push(() => gateway.close());
     const url = `http://${urlHost(host)}:${gateway.port}${callbackResource}`;

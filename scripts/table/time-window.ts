@@ -40,3 +40,14 @@ function parseInstant(option: string, value: string): Date {
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return new Date(`${value}T00:00:00Z`);
   return date;
 }
+
+/** The last instant an ISO-8601 `receivedAt` can hold: a window with no end. */
+const endOfTime = '9999-12-31T23:59:59.999Z';
+
+/**
+ * Everything received from `since` on, a future time included: a follower reads what a writer
+ * whose clock runs ahead of this one stamped too.
+ */
+export function windowFrom(since: string): TimeWindow {
+  return { since, lastIncluded: endOfTime };
+}

@@ -1,5 +1,6 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
+import { noteChanges } from '../../local/events/change-notes.js';
 import { operatorIdentity } from '../../settle/operator-identity.js';
 import { maxReasonLength, SettleRefusedError, settleConflict } from '../../settle/settle.js';
 import { settleOutcomeText } from '../../settle/settle-outcome.js';
@@ -75,6 +76,8 @@ export function conflictsView(app: Hono<ConsoleEnv>, console: ConsoleContext): v
         expectVersion: version,
         decision: { accept, reason, actor, at: new Date().toISOString() },
       });
+      // Forwarding follows new items, not changed ones: tell it of this change.
+      if (console.eventFiles) await noteChanges(console.eventFiles, [reference]);
       outcome = { ok: true, text: settleOutcomeText(result) };
     } catch (error) {
       if (!(error instanceof SettleRefusedError)) throw error;

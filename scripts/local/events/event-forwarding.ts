@@ -12,7 +12,7 @@ import { newSigningSecret } from './webhook-signature.js';
 export interface ForwardEventsOptions {
   readonly url: string;
   readonly policy?: DeliveryPolicy;
-  /** @default 250 */
+  /** Pause between two reads of the table when no callback woke them. @default 1000 */
   readonly pollMs?: number;
   /** Where dead letters and failures are told. @default standard error */
   readonly log?: (line: string) => void;
@@ -45,6 +45,7 @@ export async function startEventForwarding(
   });
   const stream = startTableStream({
     ...source,
+    files,
     outbox,
     ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
     onAppended: () => forwarder.notify(),
@@ -65,6 +66,10 @@ export async function startEventForwarding(
     },
     get pending() {
       return forwarder.pending;
+    },
+    /** A callback was answered: read the table now rather than at the next pause. */
+    wake(): void {
+      stream.wake();
     },
     /** Stops sending (what is in flight stays owed), then records the last changes. */
     async stop(): Promise<void> {

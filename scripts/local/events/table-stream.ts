@@ -1,8 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { type AttributeValue, type DynamoDBClient, paginateScan } from '@aws-sdk/client-dynamodb';
+import { readFile } from 'node:fs/promises';
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import { attributes } from '../../../lambda/storage/table-definition.js';
 import { lambdaJson } from '../../replay/republish.js';
+import { type CursorPosition, LiveCursor } from '../../table/live-cursor.js';
+import { writeAtomically } from '../atomic-file.js';
+import { takeChanges } from './change-notes.js';
+import type { EventFiles } from './event-files.js';
 import type { Outbox, OutboxEntry } from './outbox.js';
 
 type Item = Record<string, AttributeValue>;
@@ -10,8 +19,9 @@ type Item = Record<string, AttributeValue>;
 export interface TableStreamOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
+  readonly files: EventFiles;
   readonly outbox: Outbox;
-  /** Pause between two reads of the table; longer when a read takes long. @default 250 */
+  /** Pause between two reads when nothing woke the stream. @default 1000 */
   readonly pollMs?: number;
   /** Told after changes were appended. */
   readonly onAppended: () => void;
@@ -19,50 +29,100 @@ export interface TableStreamOptions {
 }
 
 /**
- * What DynamoDB Streams does for the deployed table, done by reading the table: neither local
- * engine offers a stream to every writer (dynalite has none), while the server, `npm run settle`
- * and the other tools all write through the engine. Each read is compared with the outbox's view
- * of the table; an item not seen before is an INSERT, a changed one a MODIFY, a vanished one a
- * REMOVE, each with the new image only (the stack's stream is NEW_IMAGE). Two changes of one item
- * between two reads are seen as one, with the item as it ended.
+ * What DynamoDB Streams does for the deployed table, done without one (dynalite has none, and
+ * the tools write through the engine, not the server): what the table receives is followed
+ * through its time index by a live cursor saved in the data folder, and what tools change in
+ * place comes from their notes (change-notes.ts). A new item is an INSERT, a noted one a MODIFY,
+ * each with its new image (the stack's stream is NEW_IMAGE). Each read costs the same whatever
+ * the table holds. An item whose digest the outbox already holds is not appended again, so a
+ * read repeated after a crash (outbox appended, cursor not yet saved) adds nothing twice.
  */
 export function startTableStream(options: TableStreamOptions) {
-  const { outbox, onAppended, onError } = options;
-  const pollMs = options.pollMs ?? 250;
+  const { outbox, files, onAppended, onError } = options;
+  const context = { client: options.client, tableName: options.tableName };
+  const follow = { conflicts: true } as const;
+  const pollMs = options.pollMs ?? 1_000;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let cursor: LiveCursor;
+  let saved: CursorPosition;
+  // Woken during a read: the next read follows at once rather than after the pause.
+  let woken = false;
+
+  const save = async (position: CursorPosition) => {
+    await writeAtomically(files.cursor, JSON.stringify(position));
+    saved = position;
+  };
+
+  const ready = (async () => {
+    const found = await readFile(files.cursor, 'utf8').then(
+      (text) => JSON.parse(text) as CursorPosition,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      },
+    );
+    cursor = found
+      ? LiveCursor.resume(context, found, follow)
+      : await LiveCursor.startingNow(context, follow);
+    await save(cursor.position);
+    if (!outbox.started) await outbox.start(new Map());
+  })();
 
   const poll = async () => {
-    const started = Date.now();
     try {
-      const items = await readTable(options.client, options.tableName);
-      if (!outbox.started) {
-        await outbox.start(new Map([...items].map(([key, item]) => [key, item.digest])));
-      } else {
-        const changes = diff(outbox, items);
-        await outbox.append(changes);
-        if (changes.length > 0) onAppended();
-      }
+      const entries = await cursor.next();
+      const notes = await takeChanges(files);
+      const received = await readItems(
+        context,
+        entries.map((entry) => entry.key),
+      );
+      const noted = await readItems(context, notes.references);
+      const changes = changesOf(outbox, [
+        ...entries.flatMap(({ key }) => {
+          const item = received.get(key);
+          return item ? [{ key, item, inserted: true }] : [];
+        }),
+        ...notes.references.flatMap((key) => {
+          const item = noted.get(key);
+          return item ? [{ key, item, inserted: false }] : [];
+        }),
+      ]);
+      await outbox.append(changes);
+      await save(cursor.position);
+      await notes.done();
+      if (changes.length > 0) onAppended();
     } catch (error) {
+      // Read again from where the last recorded read left off: nothing is skipped.
+      cursor = LiveCursor.resume(context, saved, follow);
       onError(error);
     }
-    // A big table is read less often: reading takes at most a fifth of the time (5,000 items
-    // take dynalite about 300 ms, so a change is seen within about 1.5 s).
-    return Math.max(pollMs, 4 * (Date.now() - started));
   };
   const schedule = (waitMs: number) => {
     if (stopping) return;
+    clearTimeout(timer);
     timer = setTimeout(() => {
-      running = poll().then(schedule);
+      timer = undefined;
+      woken = false;
+      running = poll().then(() => schedule(woken ? 20 : pollMs));
     }, waitMs);
   };
 
-  const ready = poll().then(schedule);
+  ready.then(
+    () => schedule(0),
+    () => {},
+  );
   return {
-    /** Resolves once the table was read for the first time. */
+    /** Resolves once the cursor is placed (at now, the first time in a folder). */
     ready,
-    /** Reads the table once more (changes made just before the stop), then stops. */
+    /** Something was written (a callback answered): read soon rather than at the next pause. */
+    wake(): void {
+      if (stopping) return;
+      if (timer === undefined) woken = true;
+      else schedule(20);
+    },
+    /** Reads once more (changes made just before the stop), then stops. */
     async stop(): Promise<void> {
       stopping = true;
       clearTimeout(timer);
@@ -73,55 +133,62 @@ export function startTableStream(options: TableStreamOptions) {
   };
 }
 
-async function readTable(client: DynamoDBClient, tableName: string) {
-  const items = new Map<string, { item: Item; digest: string }>();
-  const pages = paginateScan({ client }, { TableName: tableName, ConsistentRead: true });
-  for await (const page of pages) {
-    for (const item of page.Items ?? []) {
-      const key = item[attributes.reference]?.S;
-      if (key !== undefined) items.set(key, { item, digest: digest(item) });
-    }
-  }
-  return items;
-}
-
-/** The changes since the outbox last saw the table, oldest `receivedAt` first. */
-function diff(
+/** The changes to append: items whose digest the outbox does not hold yet, in the given order. */
+function changesOf(
   outbox: Outbox,
-  items: ReadonlyMap<string, { item: Item; digest: string }>,
+  read: readonly { key: string; item: Item; inserted: boolean }[],
 ): OutboxEntry[] {
-  const changed: { key: string; item: Item; digest: string; name: 'INSERT' | 'MODIFY' }[] = [];
-  for (const [key, { item, digest }] of items) {
-    const before = outbox.seen.get(key);
-    if (before === digest) continue;
-    changed.push({ key, item, digest, name: before === undefined ? 'INSERT' : 'MODIFY' });
-  }
-  changed.sort(
-    (a, b) => receivedAt(a.item).localeCompare(receivedAt(b.item)) || a.key.localeCompare(b.key),
-  );
   const now = Date.now();
-  const entries: OutboxEntry[] = changed.map(({ key, item, digest, name }, index) => ({
-    key,
-    digest,
-    record: streamRecord(name, key, item, now, index),
-  }));
-  for (const key of outbox.seen.keys()) {
-    if (!items.has(key)) {
-      entries.push({ key, digest: null, record: streamRecord('REMOVE', key, undefined, now, 0) });
-    }
+  const digests = new Map<string, string>();
+  const entries: OutboxEntry[] = [];
+  for (const { key, item, inserted } of read) {
+    const itemDigest = digest(item);
+    const before = digests.get(key) ?? outbox.seen.get(key);
+    if (before === itemDigest) continue;
+    digests.set(key, itemDigest);
+    const name = inserted && before === undefined ? 'INSERT' : 'MODIFY';
+    entries.push({
+      key,
+      digest: itemDigest,
+      record: streamRecord(name, key, item, now, entries.length),
+    });
   }
   return entries;
 }
 
-function receivedAt(item: Item): string {
-  return item[attributes.receivedAt]?.S ?? '';
+/** The items with these keys, whole and consistently read, a hundred per request. */
+async function readItems(
+  { client, tableName }: { client: DynamoDBClient; tableName: string },
+  keys: readonly string[],
+): Promise<Map<string, Item>> {
+  const found = new Map<string, Item>();
+  const unique = [...new Set(keys)];
+  for (let start = 0; start < unique.length; start += 100) {
+    let batch: Item[] = unique
+      .slice(start, start + 100)
+      .map((key) => ({ [attributes.reference]: { S: key } }));
+    while (batch.length > 0) {
+      const output = await client.send(
+        new BatchGetItemCommand({
+          RequestItems: { [tableName]: { Keys: batch, ConsistentRead: true } },
+        }),
+      );
+      for (const item of output.Responses?.[tableName] ?? []) {
+        const key = item[attributes.reference]?.S;
+        if (key !== undefined) found.set(key, item);
+      }
+      // Keys DynamoDB did not get to (throttling, 16 MB) are asked again.
+      batch = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return found;
 }
 
 /** The record as Lambda receives it from the table's stream. */
 function streamRecord(
-  name: 'INSERT' | 'MODIFY' | 'REMOVE',
+  name: 'INSERT' | 'MODIFY',
   key: string,
-  item: Item | undefined,
+  item: Item,
   now: number,
   index: number,
 ): DynamoDBRecord {
@@ -133,7 +200,7 @@ function streamRecord(
     dynamodb: {
       ApproximateCreationDateTime: Math.floor(now / 1000),
       Keys: { [attributes.reference]: { S: key } },
-      ...(item && { NewImage: lambdaJson<Record<string, LambdaAttribute>>(item) }),
+      NewImage: lambdaJson<Record<string, LambdaAttribute>>(item),
       SequenceNumber: `${now}${String(index).padStart(6, '0')}`,
       StreamViewType: 'NEW_IMAGE',
     },

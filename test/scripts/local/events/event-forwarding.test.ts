@@ -8,7 +8,7 @@ import { eventFiles } from '../../../../scripts/local/events/event-files.js';
 import type { DeliveryPolicy } from '../../../../scripts/local/events/http-delivery.js';
 import { verifySignature } from '../../../../scripts/local/events/webhook-signature.js';
 import { freePort } from '../../../../scripts/local/free-port.js';
-import type { LocalServer } from '../../../../scripts/local/server.js';
+import { type LocalServer, startLocalServer } from '../../../../scripts/local/server.js';
 import { type Engine, engineEndpoint, forEachEngine } from '../../../support/engines.js';
 import { type EventConsumer, startEventConsumer } from '../../../support/event-consumer.js';
 import {
@@ -16,6 +16,7 @@ import {
   deadLetters,
   type Envelope,
   fast,
+  key,
   post,
   startForwardingServer,
   until,
@@ -169,6 +170,38 @@ forEachEngine((engine: Engine) => {
       .map((event) => (event.detail as { reference: string }).reference);
     expect(delivered).toEqual(references);
     expect(consumer.received.length).toBe(refusedBefore + 3);
+  });
+
+  it('forwards after a restart what was recorded while forwarding was off, none twice', async () => {
+    await freshFolder();
+    const tableName = `forward-${randomUUID()}`;
+    const first = await start(tableName, consumer.url);
+    expect((await post(first, 'before-stop')).status).toBe(204);
+    await consumer.waitFor(1);
+    // Delivered and recorded as such: a stop mid-answer would leave it owed, sent again by design.
+    await until(() => first.events?.pending === 0, 'the delivery recorded');
+    await first.stop();
+    servers.splice(servers.indexOf(first), 1);
+    // The same folder served without forwarding: its callbacks are recorded, not sent.
+    const plain = await startLocalServer({
+      port: 0,
+      dataDir: folder,
+      apiKeys: key,
+      tableName,
+      ...(engine === 'dynamodb-local' && { endpoint: engineEndpoint('dynamodb-local') }),
+    });
+    expect((await post(plain, 'while-off')).status).toBe(204);
+    await plain.stop();
+
+    const second = await start(tableName, consumer.url);
+    expect((await post(second, 'after-start')).status).toBe(204);
+    await until(() => consumer.accepted().length >= 3, 'three delivered events');
+    await sleep(300);
+
+    const delivered = consumer
+      .accepted()
+      .map((event) => (event.detail as { reference: string }).reference);
+    expect(delivered).toEqual(['before-stop', 'while-off', 'after-start']);
   });
 
   it('forwards an operator correction as one Transaction Corrected, and a kept decision as none', async () => {
