@@ -25,6 +25,7 @@ import {
   windowPageSize,
 } from '../table/transaction-queries.js';
 import { conflictListView } from './conflict-output.js';
+import { addTailCommand } from './query-tail.js';
 import { refusalListView, refusalView, showsBodies } from './refusal-view.js';
 import { historyTable, transactionVersions } from './transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from './transaction-output.js';
@@ -221,6 +222,8 @@ const examples: Record<string, string[]> = {
   refused: ['query refused', 'query refused --since 2026-11-27 --reference T-1001'],
 };
 for (const command of program.commands) withExamples(command, examples[command.name()] ?? []);
+
+addTailCommand(program);
 
 await runProgram(program, 'query');
 

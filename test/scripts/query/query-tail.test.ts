@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
+import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
+import {
+  createTestTable,
+  type Engine,
+  engineEndpoint,
+  forEachEngine,
+  type TestTable,
+} from '../../support/engines.js';
+import { transaction } from '../../support/fixtures.js';
+import { until } from '../../support/forwarding.js';
+import { cleanEnv, repoRoot, runScript } from '../../support/local-cli.js';
+import { recordOf } from '../../support/stream-records.js';
+
+/**
+ * `npm run query -- tail` as a user runs it: against local mode's running server (dynalite),
+ * or against an engine by `--endpoint` (DynamoDB Local), a line per transaction received after
+ * it started, none for what was there before, until Ctrl-C.
+ */
+forEachEngine((engine: Engine) => {
+  let folder: string | undefined;
+  let server: LocalServer | undefined;
+  let table: TestTable | undefined;
+  let tail: ChildProcess | undefined;
+
+  afterEach(async () => {
+    tail?.kill('SIGKILL');
+    await server?.stop();
+    await table?.drop();
+    if (folder) await rm(folder, { recursive: true, force: true });
+    [tail, server, table, folder] = [undefined, undefined, undefined, undefined];
+  });
+
+  /** Somewhere to write to, and the arguments and environment tail reads it with. */
+  const target = async () => {
+    if (engine === 'dynalite') {
+      folder = await mkdtemp(join(tmpdir(), 'query-tail-'));
+      server = await startLocalServer({ port: 0, dataDir: folder, apiKeys: 'tail-key' });
+      return {
+        args: [] as string[],
+        env: { DATA_DIR: folder },
+        put: (reference: string) =>
+          fetch(server?.url ?? '', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': 'tail-key' },
+            body: JSON.stringify(transaction({ reference })),
+          }).then((answer) => expect(answer.status).toBe(204)),
+      };
+    }
+    table = await createTestTable(engine);
+    const store = new DynamoDbTransactionStore(table.client, table.tableName);
+    return {
+      args: ['--endpoint', engineEndpoint(engine)],
+      env: { TABLE_NAME: table.tableName },
+      put: async (reference: string) => {
+        const receivedAt = new Date().toISOString();
+        await store.putIfAbsent(recordOf(transaction({ reference }), { receivedAt }));
+      },
+    };
+  };
+
+  it('prints a line for each transaction received after it started, then stops on Ctrl-C', async () => {
+    const where = await target();
+    await where.put('before-tail');
+    const child = spawn(
+      'node',
+      ['dist/cli/callback-receiver.js', 'query', 'tail', '--interval', '100', ...where.args],
+      { cwd: repoRoot, env: cleanEnv(where.env) },
+    );
+    tail = child;
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    await until(() => stderr.includes('Ctrl-C stops'), 'tail to start', 30_000);
+
+    await where.put('tail-1');
+    await where.put('tail-2');
+    await until(() => stdout.split('\n').length > 2, 'two lines', 15_000);
+    child.kill('SIGINT');
+    const [code] = await once(child, 'exit');
+
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.map((line) => line.split(/\s+/)[1])).toEqual(['tail-1', 'tail-2']);
+    expect(lines[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+Z {2}tail-1 {2}deniz\.kaya {2}250075 {2}TRY/);
+    expect(code).toBe(0);
+  }, 60_000);
+});
+
+it('refuses to follow local mode when no server is running, exit 2', async () => {
+  const folder = await mkdtemp(join(tmpdir(), 'query-tail-none-'));
+  try {
+    const result = await runScript('query', ['tail'], { DATA_DIR: folder });
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^query: tail follows a running server: start it \(npm start\)/m);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+});
