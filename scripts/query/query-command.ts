@@ -198,6 +198,8 @@ withTableOptions(
   );
 });
 
+addTailCommand(program);
+
 withExamples(program, [
   'query list',
   'query get T-1001',
@@ -222,8 +224,6 @@ const examples: Record<string, string[]> = {
   refused: ['query refused', 'query refused --since 2026-11-27 --reference T-1001'],
 };
 for (const command of program.commands) withExamples(command, examples[command.name()] ?? []);
-
-addTailCommand(program);
 
 await runProgram(program, 'query');
 
