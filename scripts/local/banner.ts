@@ -72,8 +72,10 @@ export function banner(server: LocalServer, setup: BannerSetup, cwd = process.cw
 
 /**
  * The console's sign-in link. Unlike the API key it is printed whole: it works once (the first
- * visit spends it) and only on this machine's loopback, so a copy left in scrollback or a log is
- * a dead link once the owner has opened it.
+ * visit spends its token) and only on this machine's loopback, so a copy left in scrollback opens
+ * nothing once the owner has opened it. Its host name stays valid while the console runs, and
+ * keeps the session cookie from other loopback ports only while nobody else knows it: hence
+ * docs/console.md's advice to keep this output out of logs that others read.
  */
 function consoleLines(server: LocalServer): string[] {
   if (!server.console) return [];
