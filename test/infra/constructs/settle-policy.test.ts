@@ -36,19 +36,22 @@ describe('the settle policy (operators who settle conflicts)', () => {
       expect(attributes).not.toContain(kept);
   });
 
-  test('denies every other write: put, delete, batches, transactions, PartiQL, the table itself', () => {
-    const deny = bySid('NeverDeleteOrReplace');
+  test('denies every other write: put, delete, batches, PartiQL, the table, its TTL and backups', () => {
+    const deny = bySid('NeverDestroyOrUnprotect');
     expect(deny?.Effect).toBe('Deny');
     expect(actionsOf(deny as PolicyStatementJson)).toEqual(
       expect.arrayContaining([
         'dynamodb:PutItem',
         'dynamodb:DeleteItem',
         'dynamodb:BatchWriteItem',
-        'dynamodb:TransactWriteItems',
         'dynamodb:PartiQLUpdate',
         'dynamodb:DeleteTable',
+        'dynamodb:UpdateTimeToLive',
+        'dynamodb:UpdateContinuousBackups',
       ]),
     );
+    // Not an IAM action: each item of a transaction is authorized as the write it is.
+    expect(actionsOf(deny as PolicyStatementJson)).not.toContain('dynamodb:TransactWriteItems');
     const allowed = statements
       .filter((statement) => statement.Effect === 'Allow')
       .flatMap((statement) => actionsOf(statement));
