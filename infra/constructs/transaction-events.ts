@@ -6,6 +6,7 @@ import { type Archive, type CfnArchive, type CfnEventBus, EventBus } from 'aws-c
 import {
   AnyPrincipal,
   Effect,
+  PolicyDocument,
   PolicyStatement,
   type Role,
   ServicePrincipal,
@@ -195,23 +196,10 @@ export class TransactionEvents extends Construct {
     );
     // Only the consumer (and the operator roles named for replay and redrive) publishes here:
     // without this policy anyone in the account holding events:PutEvents could put a
-    // "Transaction Completed" that consumers would credit. The
-    // archive's replays come from EventBridge itself and are not PutEvents calls.
-    this.bus.addToResourcePolicy(
-      new PolicyStatement({
-        sid: 'OnlyTheConsumerPublishes',
-        effect: Effect.DENY,
-        principals: [new AnyPrincipal()],
-        actions: ['events:PutEvents'],
-        resources: [this.bus.eventBusArn],
-        // A negated operator with several values holds when the principal matches none of them.
-        conditions: {
-          ArnNotEquals: {
-            'aws:PrincipalArn': [this.role.roleArn, ...(props.publisherRoleArns ?? [])],
-          },
-        },
-      }),
-    );
+    // "Transaction Completed" that consumers would credit. The archive's replays come from
+    // EventBridge itself and are not PutEvents calls. The roles can be named by any later
+    // deploy: the policy is a property of the bus, updated in place.
+    this.denyPutEventsToOthers(props.publisherRoleArns ?? []);
     if (props.encryptionKey) {
       // Sending to a queue under the stack's key: CDK's grant names the one key.
       for (const action of ['kms:GenerateDataKey*', 'kms:ReEncrypt*']) {
@@ -266,6 +254,37 @@ export class TransactionEvents extends Construct {
     );
   }
   /**
+   * The bus's resource policy, set on the bus itself rather than through `addToResourcePolicy`:
+   * that one adds an AWS::Events::EventBusPolicy, a resource whose deprecated `principal` cdk-nag
+   * reads, printing a deprecation warning on every synth. The bus is named by the ARN built from
+   * its generated (literal) name: its own `Arn` inside its own properties would be a cycle.
+   */
+  private denyPutEventsToOthers(publisherRoleArns: readonly string[]): void {
+    const deny = new PolicyStatement({
+      sid: 'OnlyTheConsumerPublishes',
+      effect: Effect.DENY,
+      principals: [new AnyPrincipal()],
+      actions: ['events:PutEvents'],
+      resources: [this.busArnByName()],
+      // A negated operator with several values holds when the principal matches none of them.
+      conditions: {
+        ArnNotEquals: { 'aws:PrincipalArn': [this.role.roleArn, ...publisherRoleArns] },
+      },
+    });
+    (this.bus.node.defaultChild as CfnEventBus).policy = new PolicyDocument({
+      statements: [deny],
+    }).toJSON();
+  }
+
+  private busArnByName(): string {
+    return Stack.of(this).formatArn({
+      service: 'events',
+      resource: 'event-bus',
+      resourceName: (this.bus.node.defaultChild as CfnEventBus).name,
+    });
+  }
+
+  /**
    * The archive under the stack's key. Not through the Archive's `kmsKey`: its key statement
    * names the bus by reference while the bus names the key, a cycle CloudFormation refuses.
    * Here the bus is named by the ARN built from its generated (literal) name, as the bus's own
@@ -273,13 +292,8 @@ export class TransactionEvents extends Construct {
    * also needs ReEncrypt.
    */
   private encryptArchive(key: IKey): void {
-    const busName = (this.bus.node.defaultChild as CfnEventBus).name;
     const stack = Stack.of(this);
-    const busArn = stack.formatArn({
-      service: 'events',
-      resource: 'event-bus',
-      resourceName: busName,
-    });
+    const busArn = this.busArnByName();
     key.addToResourcePolicy(
       new PolicyStatement({
         sid: 'AllowEventBridgeArchiveToReEncrypt',
