@@ -17,7 +17,10 @@ const program = commandProgram(
   .argument('[filters...]', 'only the test files whose path contains one of these (vitest)')
   .option('--no-load', 'the tests only, without the load run')
   .action(async (filters, options) => {
-    const tests = await run('vitest', ['run', 'test/hardening', ...filters, '--silent=false']);
+    // The broad sweep: `npm test` runs a share of the generated cases, this runs them all.
+    const tests = await run('vitest', ['run', 'test/hardening', ...filters, '--silent=false'], {
+      HARDENING_SWEEP: '1',
+    });
     const load =
       tests === 0 && options.load ? await run('tsx', ['bench/load/load.ts', '--short']) : 0;
     process.exitCode = outcome(tests || load);
@@ -30,9 +33,13 @@ function outcome(code: number): number {
 }
 
 /** Runs a local binary (npm puts node_modules/.bin on the PATH) with this terminal. */
-function run(command: string, args: readonly string[]): Promise<number> {
+function run(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<number> {
   return new Promise((done, fail) => {
-    const child = spawn(command, args, { stdio: 'inherit' });
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
     child.once('error', fail);
     child.once('exit', (code, signal) => done(code ?? (signal ? exitCodes.failed : 0)));
   });
