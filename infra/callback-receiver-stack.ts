@@ -9,6 +9,7 @@ import { serviceName } from '../lambda/observability/metric-names.js';
 import { Alarms } from './constructs/alarms.js';
 import { ApiKeySecret } from './constructs/api-key-secret.js';
 import { CallbackApi } from './constructs/callback-api.js';
+import { ConsoleReadPolicy } from './constructs/console-read-policy.js';
 import { CallbackDashboard } from './constructs/dashboard.js';
 import { ReceiverFunction } from './constructs/receiver-function.js';
 import { RefusalsTable } from './constructs/refusals-table.js';
@@ -46,6 +47,8 @@ export class CallbackReceiverStack extends Stack {
   readonly events: TransactionEvents;
   /** For operators who settle conflicts (docs/deploy.md); attached to no one by the stack. */
   readonly settlePolicy: SettlePolicy;
+  /** For operators who run the console read-only (docs/deploy.md); attached to no one. */
+  readonly consoleReadPolicy: ConsoleReadPolicy;
   /** Present only with `customerManagedKey`. */
   readonly encryptionKey?: Key;
 
@@ -146,6 +149,10 @@ export class CallbackReceiverStack extends Stack {
       publisherRoleArns: settings.eventPublisherArns,
     });
     this.settlePolicy = new SettlePolicy(this, 'Settle', { table: this.table });
+    this.consoleReadPolicy = new ConsoleReadPolicy(this, 'ConsoleRead', {
+      table: this.table,
+      refusalsTable: this.refusalsTable,
+    });
     this.dashboard = new CallbackDashboard(this, 'Dashboard', {
       ...monitored,
       events: this.events,
@@ -186,6 +193,11 @@ export class CallbackReceiverStack extends Stack {
       'SettlePolicyArn',
       'Attach to operators who settle conflicts (npm run settle): least privilege',
       this.settlePolicy.policy.managedPolicyArn,
+    );
+    output(
+      'ConsoleReadPolicyArn',
+      'Attach to operators who run npm run console -- --stack (read-only): least privilege',
+      this.consoleReadPolicy.policy.managedPolicyArn,
     );
     output(
       'AlarmTopicArn',

@@ -29,4 +29,11 @@ describe('stack outputs', () => {
     expect(url).toContain('console.aws.amazon.com/cloudwatch/home');
     expect(url).toContain(JSON.stringify(stack.resolve(stack.dashboard.dashboard.dashboardName)));
   });
+
+  test('give the read-only console policy, attached to no one', () => {
+    const id = stack.getLogicalId(stack.consoleReadPolicy.policy.node.defaultChild as never);
+    expect(output('ConsoleReadPolicyArn')).toBe(JSON.stringify({ Ref: id }));
+    const properties = template.toJSON().Resources[id].Properties;
+    expect(properties.Roles ?? properties.Users ?? properties.Groups).toBeUndefined();
+  });
 });
