@@ -1,3 +1,5 @@
+import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from 'aws-lambda';
 import { JsonNumber } from '../json/json-number.js';
 import { type JsonValue, parseStrictJson } from '../json/strict-json.js';
@@ -15,27 +17,33 @@ export interface ImageObject {
 export type StreamImage = Readonly<Record<string, AttributeValue>>;
 
 /**
- * Turns a stream image into plain values without ever parsing a number. Binary values (`B`, `BS`)
- * stay base64 text as the event carries them; the receiver never writes any.
+ * Turns a stream image into plain values with the SDK's own reader, every number kept as the text
+ * DynamoDB holds (never parsed). Binary values (`B`, `BS`) stay as they came: base64 text in a
+ * Lambda event, bytes through the SDK's streams client; the receiver never writes any.
  */
 export function fromStreamImage(image: StreamImage): ImageObject {
-  const object: ImageObject = {};
-  for (const [name, value] of Object.entries(image)) object[name] = fromAttributeValue(value);
-  return object;
+  // The stream's attribute values are the SDK's JSON; only the binary member's type differs.
+  const native = unmarshall(image as Record<string, SdkAttributeValue>, { wrapNumbers: exactText });
+  return plain(native) as ImageObject;
 }
 
-function fromAttributeValue(value: AttributeValue): ImageValue {
-  if (value.S !== undefined) return value.S;
-  if (value.N !== undefined) return value.N;
-  if (value.BOOL !== undefined) return value.BOOL;
-  if (value.NULL !== undefined) return null;
-  if (value.M !== undefined) return fromStreamImage(value.M);
-  if (value.L !== undefined) return value.L.map(fromAttributeValue);
-  if (value.B !== undefined) return value.B;
-  if (value.SS !== undefined) return [...value.SS];
-  if (value.NS !== undefined) return [...value.NS];
-  if (value.BS !== undefined) return [...value.BS];
-  throw new TypeError(`Unknown attribute value type: ${Object.keys(value).join(', ') || '(none)'}`);
+/** `wrapNumbers` as a function: the number's text itself, where `true` wraps it in a NumberValue. */
+const exactText = (text: string) => text;
+
+/** The reader's sets (`SS`, `NS`, `BS`) as arrays: JSON, and so the events' schema, has no set. */
+function plain(value: unknown): ImageValue {
+  if (value instanceof Set || Array.isArray(value)) return Array.from(value, plain);
+  // Only the reader's maps: bytes (a Uint8Array) are an object too, and stay as they are.
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.getPrototypeOf(value) === Object.prototype
+  ) {
+    const object: ImageObject = {};
+    for (const [name, member] of Object.entries(value as object)) object[name] = plain(member);
+    return object;
+  }
+  return value as ImageValue;
 }
 
 /**

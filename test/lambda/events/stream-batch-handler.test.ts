@@ -160,7 +160,7 @@ describe('stream consumer', () => {
     item.amount = { X: '1' } as never;
 
     await expect(invoke([streamRecord('INSERT', item)])).rejects.toThrow(
-      'Unknown attribute value type: X',
+      'Unsupported type passed: X',
     );
     expect(eventBridge.published).toEqual([]);
   });

@@ -30,13 +30,19 @@ describe('reading a stream image', () => {
     });
   });
 
+  it('leaves binary bytes as they came (the SDK streams client reads them so), never as an object', () => {
+    const bytes = new Uint8Array([0, 1, 2]);
+    const image = fromStreamImage({ blob: { B: bytes }, blobs: { BS: [bytes] } } as never);
+    expect(image.blob).toBe(bytes);
+    expect(image.blobs).toEqual([bytes]);
+  });
+
   it('refuses an attribute value of no known type, naming what it carried', () => {
+    // The SDK's reader's own messages.
     expect(() => fromStreamImage({ odd: { X: 'y' } as never })).toThrow(
-      'Unknown attribute value type: X',
+      'Unsupported type passed: X',
     );
-    expect(() => fromStreamImage({ empty: {} as never })).toThrow(
-      'Unknown attribute value type: (none)',
-    );
+    expect(() => fromStreamImage({ empty: {} as never })).toThrow('No value defined: {}');
   });
 });
 
