@@ -88,8 +88,10 @@ export const deploymentOptions = {
   }),
   wafRateLimit: option({
     type: 'integer per 5 min per address',
-    default: '`throttleRateLimit` × 300',
-    meaning: 'WAF rate rule: requests one address may send per 5 minutes before 429. Needs `waf`',
+    default: '`throttleRateLimit` × 150 (half the stage)',
+    meaning:
+      'WAF rate rule: requests one address may send per 5 minutes before 429, below the ' +
+      'stage’s own rate so one address cannot take all of it. Needs `waf`',
     schema: positiveInteger
       .pipe(z.number().min(10, 'must be at least 10 (the WAF minimum)'))
       .optional(),

@@ -20,6 +20,16 @@ import { addRetryableGatewayResponses } from './retryable-gateway-responses.js';
 
 export const callbackPath = 'callback';
 
+/**
+ * The WAF's default per-address limit: half of what the stage passes in its 5-minute window, so
+ * one address (a scanner, a leaked key, a runaway retry loop) can take at most half the stage's
+ * rate and the rest stays for the gateway's other addresses and for its retries. Never under the
+ * WAF's minimum of 10.
+ */
+export function defaultWafRateLimit(throttleRateLimit: number): number {
+  return Math.max(10, Math.ceil((throttleRateLimit * 300) / 2));
+}
+
 export interface CallbackApiProps {
   readonly handler: IFunction;
   /** Stage steady-state limit, requests per second. */
@@ -40,7 +50,7 @@ export interface CallbackApiProps {
   readonly allowedSourceIps?: readonly string[];
   /**
    * Requests per address per 5 minutes before the WAF rate-based rule answers 429. Needs `waf`.
-   * @default - the stage rate limit × 300 s, so WAF only trips above what the stage would allow
+   * @default - half the stage's rate over 5 minutes ({@link defaultWafRateLimit})
    */
   readonly wafRateLimit?: number;
   readonly logRetention: RetentionDays;
@@ -139,7 +149,7 @@ export class CallbackApi extends Construct {
         this,
         this.api.deploymentStage,
         props.allowedSourceIps ?? [],
-        props.wafRateLimit ?? Math.max(100, Math.ceil(props.throttleRateLimit * 300)),
+        props.wafRateLimit ?? defaultWafRateLimit(props.throttleRateLimit),
       );
     } else {
       acknowledgeFinding(

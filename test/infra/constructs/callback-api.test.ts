@@ -185,8 +185,9 @@ describe('WAF web ACL (default, no allow-list)', () => {
           },
         },
       },
-      // Default: the stage rate (100/s) over WAF's 5-minute window.
-      Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: 100 * 300 } },
+      // Default: half the stage rate (100/s) over WAF's 5-minute window, so one address cannot
+      // take the whole stage.
+      Statement: { RateBasedStatement: { AggregateKeyType: 'IP', Limit: (100 * 300) / 2 } },
     });
     expect(body('rateLimited')).toMatchObject({ status: 429, title: 'Too Many Requests' });
   });
