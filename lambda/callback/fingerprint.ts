@@ -26,8 +26,7 @@ const realFingerprinted = fingerprintedFields();
  * A SHA-256 over the fingerprinted fields by value: what a delivery *says*, not how it was
  * written. Member order, whitespace, `\u` escapes and number forms (`1.0E7`, `1050.70`) do not
  * change it, since numbers are already canonical. The text is compact JSON with the members
- * sorted and the numbers bare, the same text earlier versions hashed for a transaction without
- * extra members, so fingerprints already stored still match.
+ * sorted and the numbers bare.
  *
  * `version` limits it to the fields declared by then: how a redelivery is compared with an item
  * stored under an earlier declaration (see same-transaction.ts). An absent optional field adds

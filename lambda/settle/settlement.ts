@@ -27,7 +27,7 @@ export const settlementAttributes = {
 
 /** Attributes the receiver keeps on a conflict item (see `lambda/storage/conflict-update.ts`). */
 export const conflictCountAttributes = {
-  /** How many deliveries brought this content (items kept before counting began lack it: 1). */
+  /** How many deliveries brought this content. */
   deliveries: 'deliveries',
   /** When the latest of them came; `receivedAt` stays the first. */
   lastReceivedAt: 'lastReceivedAt',

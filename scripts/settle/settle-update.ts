@@ -88,14 +88,14 @@ export function settleUpdate(
     for (const name of deliveryAttributes) {
       const value = conflict.item[name];
       if (value !== undefined) set(name, value);
-      // A conflict kept before headers were kept has none: the stored ones are not its own.
+      // What the accepted delivery lacks, the stored one's is not its own: removed.
       else if (stored[name] !== undefined) remove(name);
     }
     const username = received.username?.S ?? '';
     const indexKey = usernameKey(username)[attributes.usernameKey];
     if (indexKey) set(attributes.usernameKey, indexKey);
     else if (stored[attributes.usernameKey]) remove(attributes.usernameKey);
-    // Items recorded before the time index lack it; a corrected one never does.
+    // Written with the correction, so a corrected item is always in the time index.
     set(attributes.timeShard, { S: String(timeShard(state.reference)) });
     set(settle.version, { N: String(version) });
     set(settle.correction, {

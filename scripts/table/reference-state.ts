@@ -136,7 +136,7 @@ function stateOf(
         fingerprint,
         firstReceivedAt,
         lastReceivedAt: item[conflictCountAttributes.lastReceivedAt]?.S ?? firstReceivedAt,
-        // Kept before deliveries were counted: at least the one that made it.
+        // At least the delivery that made it.
         deliveries: Number(item[conflictCountAttributes.deliveries]?.N ?? '1'),
         transactionVersion: versionOf(transaction),
         ...(settlement ? { settlement } : {}),

@@ -71,7 +71,7 @@ ${headersTable(exchange.headers)}
 /** The kept headers (JSON text on the item), in the order they were kept. */
 function headersTable(stored: unknown) {
   if (stored === undefined) {
-    return html`<p class="muted headers-none">Not kept (recorded before headers were kept).</p>`;
+    return html`<p class="muted headers-none">None kept.</p>`;
   }
   const text = displayValue(stored);
   let headers: [string, string][] | undefined;

@@ -113,7 +113,7 @@ forEachEngine((engine) => {
       const page = await transactionPage(console, browser, record.transaction.reference);
 
       expect(await page.locator('#exchange-headers + p').textContent()).toBe(
-        'Not kept (recorded before headers were kept).',
+        'None kept.',
       );
       await page.close();
     });
