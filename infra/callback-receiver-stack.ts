@@ -107,8 +107,10 @@ export class CallbackReceiverStack extends Stack {
       encryptionKey: this.encryptionKey,
       secretKeyArn: settings.existingSecretKeyArn,
       logRetention,
-      // Capped so a DynamoDB brownout (every invocation waiting out its time budget) cannot take
-      // the account's concurrency from the stream consumer and everything else: at the default
+      // Off by default: a new account cannot reserve any (AWS keeps 100 unreserved, and its
+      // quota may be 10 in all), and a deploy that asks fails. Where the quota allows, a cap
+      // keeps a DynamoDB brownout (every invocation waiting out its time budget) from taking the
+      // account's concurrency from the stream consumer and everything else: at the default
       // stage limit of 100 requests/s and ~50 ms per callback the receiver needs about 5.
       reservedConcurrency:
         settings.reservedConcurrency === 'none' ? undefined : settings.reservedConcurrency,

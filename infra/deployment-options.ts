@@ -63,12 +63,13 @@ export const deploymentOptions = {
   }),
   reservedConcurrency: option({
     type: 'integer, or `none`',
-    default: '`100`',
+    default: '`none`',
     meaning:
       'Concurrent executions reserved for (and capped at) the receiver, so a DynamoDB brownout ' +
       'cannot take the account’s whole concurrency; invocations above it are answered 503 + ' +
-      '`Retry-After`. `none` leaves the function on the unreserved pool',
-    schema: z.union([z.literal('none'), positiveInteger]).default(100),
+      '`Retry-After`. The account must keep 100 unreserved besides it: a new account (often 10 ' +
+      'in all) cannot reserve any. `none` leaves the function on the unreserved pool',
+    schema: z.union([z.literal('none'), positiveInteger]).default('none'),
   }),
   waf: option({
     type: 'boolean',
@@ -123,7 +124,9 @@ export const deploymentOptions = {
     default: 'none',
     meaning:
       'Roles besides the stream consumer that may publish on the event bus: the operators who ' +
-      'run `npm run replay` and `npm run redrive`. The bus denies PutEvents to every other principal',
+      'run `npm run replay` and `npm run redrive`. The bus denies PutEvents to every other ' +
+      'principal. Not needed at the first deploy: a later deploy adds them, changing only the ' +
+      'bus’s policy',
     schema: listOf(
       z.string().regex(/^arn:[\w-]+:iam::\d{12}:role\/[\w+=,.@/-]+$/, 'must be an IAM role ARN'),
       'must list at least one role ARN',

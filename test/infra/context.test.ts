@@ -16,7 +16,7 @@ describe('deployment options from CDK context', () => {
       hashMode: 'if-present',
       throttleRateLimit: 100,
       throttleBurstLimit: 200,
-      reservedConcurrency: 100,
+      reservedConcurrency: 'none',
       waf: true,
       customerManagedKey: false,
       logRetentionDays: 90,

@@ -44,8 +44,8 @@ describe('deployment options', () => {
     withoutWaf.template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
   });
 
-  test('reserves 100 concurrent executions for the receiver by default, none when asked', () => {
-    expect(receiverOf(withoutLoggingRole).ReservedConcurrentExecutions).toBe(100);
+  test('reserves no concurrency by default, so a new account can deploy; the number asked for otherwise', () => {
+    expect(receiverOf(withoutLoggingRole).ReservedConcurrentExecutions).toBeUndefined();
     expect(receiverOf(production).ReservedConcurrentExecutions).toBe(50);
     expect(receiverOf(withoutWaf).ReservedConcurrentExecutions).toBeUndefined();
     // The stream consumer is never capped by the receiver's reservation.
