@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { access, constants } from 'node:fs/promises';
 import { Option } from '@commander-js/extra-typings';
 import { unreadableFile } from '../cli/cli-errors.js';
-import { commandProgram, exitCodes, runProgram } from '../cli/command-program.js';
+import { commandProgram, exitCodes, runProgram, withExamples } from '../cli/command-program.js';
 import { moreLine } from '../cli/output/bounded-table.js';
 import { type MachineWriter, machineWriter } from '../cli/output/machine-output.js';
 import {
@@ -76,6 +76,17 @@ const program = withTableOptions(
         for (const writer of writers) await writer.write(finding);
       });
       for (const writer of writers) await writer.end(summary);
+      // On stderr, so the person reads it whatever --format sends to stdout: the default
+      // window (yesterday) holds nothing on a first try the same day.
+      const chosen = options.since === undefined ? ' (the default: yesterday, UTC)' : '';
+      process.stderr.write(
+        `reconcile: window ${window.since} to ${window.lastIncluded}${chosen}\n`,
+      );
+      if (summary.recordedInWindow === 0) {
+        process.stderr.write(
+          `reconcile: warning: nothing was recorded in the window: is it the report's day? (--since, --until)\n`,
+        );
+      }
       if (tables) {
         const where = `Window ${window.since} to ${window.lastIncluded} in ${target.description}.\n`;
         const all = plan.file
@@ -89,5 +100,11 @@ const program = withTableOptions(
     if (file) await closeOutputFile(file);
   }
 });
+
+withExamples(program, [
+  'reconcile gateway-report.csv --since 2026-11-27 --until 2026-11-28',
+  'reconcile gateway-report.jsonl --format jsonl > differences.jsonl',
+  'reconcile - --since 2026-11-27 < gateway-report.csv',
+]);
 
 await runProgram(program, 'reconcile');
