@@ -126,6 +126,14 @@ export class CallbackReceiverStack extends Stack {
       wafRateLimit: settings.wafRateLimit,
       logRetention,
       cloudWatchRole: settings.apiGatewayCloudWatchRole,
+      ...(settings.domainName && settings.certificateArn
+        ? {
+            customDomain: {
+              domainName: settings.domainName,
+              certificateArn: settings.certificateArn,
+            },
+          }
+        : {}),
     });
 
     const monitored = {
@@ -201,6 +209,18 @@ export class CallbackReceiverStack extends Stack {
       'Attach to operators who run npm run console -- --stack (read-only): least privilege',
       this.consoleReadPolicy.policy.managedPolicyArn,
     );
+    if (this.api.domain && this.api.customCallbackUrl) {
+      output(
+        'CustomDomainTarget',
+        'Point the custom domain here in DNS (CNAME, or a Route 53 alias)',
+        this.api.domain.domainNameAliasDomainName,
+      );
+      output(
+        'CustomCallbackUrl',
+        'The callback URL under the custom domain, once its DNS record is in place',
+        this.api.customCallbackUrl,
+      );
+    }
     output(
       'AlarmTopicArn',
       'SNS topic every alarm notifies; subscribe more endpoints here',

@@ -97,6 +97,29 @@ export const deploymentOptions = {
       .pipe(z.number().min(10, 'must be at least 10 (the WAF minimum)'))
       .optional(),
   }),
+  domainName: option({
+    type: 'domain name',
+    default: 'none',
+    meaning:
+      'A custom domain for the API (regional, TLS 1.2), the stage at its root: ' +
+      '`https://<domainName>/callback`. Needs `certificateArn`; point the name at the ' +
+      '`CustomDomainTarget` output in DNS',
+    schema: text
+      .toLowerCase()
+      .regex(
+        /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+        'must be a domain name',
+      )
+      .optional(),
+  }),
+  certificateArn: option({
+    type: 'ACM certificate ARN',
+    default: 'none',
+    meaning: 'The certificate for `domainName`, in ACM in the stack’s region. Needs `domainName`',
+    schema: text
+      .regex(/^arn:[\w-]+:acm:[\w-]+:\d{12}:certificate\/[\w-]+$/, 'must be an ACM certificate ARN')
+      .optional(),
+  }),
   alarmEmail: option({
     type: 'e-mail address',
     default: 'none',

@@ -29,6 +29,14 @@ const deploymentSettingsSchema = z
   .refine((settings) => settings.existingSecretName || !settings.existingSecretKeyArn, {
     path: ['existingSecretKeyArn'],
     message: 'is the key of an existing secret; set existingSecretName too',
+  })
+  .refine((settings) => settings.domainName || !settings.certificateArn, {
+    path: ['certificateArn'],
+    message: 'is the certificate of a custom domain; set domainName too',
+  })
+  .refine((settings) => settings.certificateArn || !settings.domainName, {
+    path: ['domainName'],
+    message: 'needs its certificate; set certificateArn too',
   });
 
 /** What a deployment chose, every default applied. */

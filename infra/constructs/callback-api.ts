@@ -1,11 +1,14 @@
 import { RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
+  type DomainName,
   EndpointType,
   LambdaIntegration,
   LogGroupLogDestination,
   MethodLoggingLevel,
   RestApi,
+  SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
@@ -28,6 +31,14 @@ export const callbackPath = 'callback';
  */
 export function defaultWafRateLimit(throttleRateLimit: number): number {
   return Math.max(10, Math.ceil((throttleRateLimit * 300) / 2));
+}
+
+/** A name of the deployer's own for the API, served with its certificate. */
+export interface CustomDomain {
+  /** e.g. `callbacks.example.com`. */
+  readonly domainName: string;
+  /** An ACM certificate for that name, in the stack's region (a regional endpoint). */
+  readonly certificateArn: string;
 }
 
 export interface CallbackApiProps {
@@ -53,6 +64,12 @@ export interface CallbackApiProps {
    * @default - half the stage's rate over 5 minutes ({@link defaultWafRateLimit})
    */
   readonly wafRateLimit?: number;
+  /**
+   * Serve the stage at the root of this domain too (a regional custom domain name, TLS 1.2, and a
+   * base path mapping); the DNS record that points the name at it is the deployer's to create.
+   * @default - the execute-api URL only
+   */
+  readonly customDomain?: CustomDomain;
   readonly logRetention: RetentionDays;
   /**
    * Create the account-level role API Gateway needs to write logs (AWS::ApiGateway::Account).
@@ -84,6 +101,10 @@ export class CallbackApi extends Construct {
   readonly executionLogGroup: LogGroup;
   readonly callbackUrl: string;
   readonly webAcl?: CfnWebACL;
+  /** Present only with `customDomain`. */
+  readonly domain?: DomainName;
+  /** `https://<custom domain>/callback`, present only with `customDomain`. */
+  readonly customCallbackUrl?: string;
 
   constructor(scope: Construct, id: string, props: CallbackApiProps) {
     super(scope, id);
@@ -144,6 +165,21 @@ export class CallbackApi extends Construct {
     this.callbackUrl = this.api.urlForPath(`/${callbackPath}`);
 
     addRetryableGatewayResponses(this.api);
+    if (props.customDomain) {
+      // At the root (no base path), so the callback URL is https://<domain>/callback. The WAF is
+      // on the stage, so it judges requests through either name alike.
+      this.domain = this.api.addDomainName('Domain', {
+        domainName: props.customDomain.domainName,
+        certificate: Certificate.fromCertificateArn(
+          this,
+          'Certificate',
+          props.customDomain.certificateArn,
+        ),
+        endpointType: EndpointType.REGIONAL,
+        securityPolicy: SecurityPolicy.TLS_1_2,
+      });
+      this.customCallbackUrl = `https://${props.customDomain.domainName}/${callbackPath}`;
+    }
     if (waf) {
       this.webAcl = addCallbackWebAcl(
         this,

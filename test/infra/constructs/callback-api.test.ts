@@ -217,3 +217,42 @@ describe('WAF allow-list of one address family', () => {
     });
   });
 });
+
+describe('callback API: custom domain', () => {
+  const certificateArn =
+    'arn:aws:acm:eu-west-1:111122223333:certificate/1234abcd-12ab-34cd-56ef-1234567890ab';
+  const withDomain = synthesize({ domainName: 'callbacks.example.com', certificateArn });
+
+  test('with a domain and its certificate: a regional TLS 1.2 domain, the stage at its root, and outputs', () => {
+    withDomain.template.hasResourceProperties('AWS::ApiGateway::DomainName', {
+      DomainName: 'callbacks.example.com',
+      RegionalCertificateArn: certificateArn,
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+      SecurityPolicy: 'TLS_1_2',
+    });
+    withDomain.template.hasResourceProperties('AWS::ApiGateway::BasePathMapping', {
+      RestApiId: withDomain.stack.resolve(withDomain.stack.api.api.restApiId),
+      Stage: withDomain.stack.resolve(withDomain.stack.api.api.deploymentStage.stageName),
+    });
+    const outputs = withDomain.template.findOutputs('*');
+    expect(outputs.CustomDomainTarget?.Value).toEqual(
+      withDomain.stack.resolve(withDomain.stack.api.domain?.domainNameAliasDomainName),
+    );
+    expect(outputs.CustomCallbackUrl?.Value).toBe('https://callbacks.example.com/callback');
+  });
+
+  test('without: no domain, no mapping, no domain output', () => {
+    template.resourceCountIs('AWS::ApiGateway::DomainName', 0);
+    template.resourceCountIs('AWS::ApiGateway::BasePathMapping', 0);
+    expect(Object.keys(template.findOutputs('*'))).not.toContain('CustomDomainTarget');
+  });
+
+  test('refuses a domain without its certificate, and the other way round', () => {
+    expect(() => synthesize({ domainName: 'callbacks.example.com' })).toThrow(
+      /"domainName" needs its certificate; set certificateArn too/,
+    );
+    expect(() => synthesize({ certificateArn })).toThrow(
+      /"certificateArn" is the certificate of a custom domain; set domainName too/,
+    );
+  });
+});
