@@ -99,11 +99,14 @@ export async function openLocalTable(
           await engine.stop();
           await lock.release();
         };
-        // A folder made by an older version would fail later with a cryptic key error.
-        await ensureTable(client, tableName, { create: false }).catch(async (error: unknown) => {
-          await close();
-          throw error;
-        });
+        // A folder made by an older version would fail later with a cryptic key error: its
+        // indexes are brought up to date first (under the lock, so no one reads meanwhile).
+        await ensureTable(client, tableName, { create: false, migrate: true }).catch(
+          async (error: unknown) => {
+            await close();
+            throw error;
+          },
+        );
         // A server started with --in-memory leaves no trace here: say which data this is.
         process.stderr.write(
           `Reading ${data.dir} directly: no local server is running on it. A server started ` +

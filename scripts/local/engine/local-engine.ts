@@ -8,6 +8,7 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
+import { migrateTable } from './table-migration.js';
 
 /** An engine started for a run: local mode's dynalite, or the tests' DynamoDB Local. */
 export interface RunningEngine {
@@ -52,18 +53,29 @@ const tables = {
 
 /**
  * Makes sure a table exists with the indexes the code queries: created when missing on a local
- * engine (`create`); on AWS the stack owns them, so missing is an error.
+ * engine (`create`), and there (`migrate`, @default `create`) its indexes brought to the
+ * definition's, one at a time (table-migration.ts), so data made under an older declaration
+ * opens; on AWS the stack owns them, so a missing one is an error.
  */
 export async function ensureTable(
   client: DynamoDBClient,
   tableName: string,
-  options: { create: boolean; table?: keyof typeof tables },
-): Promise<'created' | 'exists'> {
+  options: { create: boolean; migrate?: boolean; table?: keyof typeof tables },
+): Promise<'created' | 'migrated' | 'exists'> {
   const { input: inputFor, name, setting, definition } = tables[options.table ?? 'transactions'];
   const input = inputFor(tableName);
+  if (options.migrate ?? options.create) {
+    const changes = await migrateTable(client, input);
+    if (changes.length > 0) {
+      process.stderr.write(
+        `Table ${tableName}: indexes brought to ${definition} (${changes.join(', ')}).\n`,
+      );
+      return 'migrated';
+    }
+  }
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: input.TableName }));
-    // Indexes that differ (a data folder made by an older version) would fail writes or queries
+    // Indexes that differ (a table made by an older version) would fail writes or queries
     // later, less helpfully.
     const drift = (input.GlobalSecondaryIndexes ?? []).flatMap(({ IndexName, KeySchema }) => {
       const found = Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === IndexName);
@@ -76,8 +88,8 @@ export async function ensureTable(
     if (drift.length > 0) {
       throw new Error(
         `Table ${input.TableName} does not match ${definition} (${drift.join('; ')}). ` +
-          'It was created by an older version: for local data, delete the data folder (or pick ' +
-          'another DATA_DIR or TABLE_NAME) and start again.',
+          'It was made by an older version: deploy the stack, one index change at a time ' +
+          '(docs/deploy.md, "Changing indexes").',
       );
     }
     return 'exists';

@@ -208,7 +208,7 @@ describe.each(engines)('a table whose indexes differ on %s', (engine: Engine) =>
   });
   afterAll(() => table?.drop());
 
-  it('is refused by local mode, saying what to do', async () => {
+  it('is refused where the stack owns it, saying what to do', async () => {
     const name = `drifted-${table.tableName}`;
     const withoutByUser: TableDefinition = {
       ...transactionsTable,
@@ -217,7 +217,7 @@ describe.each(engines)('a table whose indexes differ on %s', (engine: Engine) =>
     await table.client.send(new CreateTableCommand(createTableInput(name, withoutByUser)));
 
     await expect(ensureTable(table.client, name, { create: false })).rejects.toThrow(
-      /index byUser is missing.*older version.*delete the data folder/s,
+      /index byUser is missing.*older version.*deploy the stack.*Changing indexes/s,
     );
   });
 });
