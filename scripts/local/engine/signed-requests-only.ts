@@ -11,8 +11,13 @@ import { checkAuthorization, checkSignature } from './signature-check.js';
 /** dynalite's own limit on a request body. */
 export const maxBodyBytes = 16 * 1024 * 1024;
 
-/** A client sending its headers slowly holds a connection: Node's default allows it 60 s. */
+/**
+ * A client sending its headers slowly holds a connection: Node's default allows it 60 s, checked
+ * every 30 s. The check's interval is a constructor option (dynalite builds the server), read
+ * from the server when it starts listening: set here, before.
+ */
 const headersTimeoutMs = 10_000;
+const timeoutCheckMs = 1_000;
 
 /**
  * Puts a SigV4 check in front of dynalite's request handler, on dynalite's own server: the
@@ -37,6 +42,7 @@ export function signedRequestsOnly(
   server.removeAllListeners('request');
   limitConnections(server, limits);
   server.headersTimeout = headersTimeoutMs;
+  Object.assign(server, { connectionsCheckingInterval: timeoutCheckMs });
   const admitting = (expectsContinue: boolean): RequestListener => {
     return (request, response) => {
       const admitted = admit(request, response, engine, credentials, expectsContinue);
