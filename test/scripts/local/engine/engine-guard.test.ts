@@ -51,6 +51,17 @@ describe("local mode's engine (dynalite behind the signature check)", () => {
     expect(await ownerSees()).toEqual([item]);
   });
 
+  it("serves the owner's body of many reads (a 350 KB item), checked whole before dynalite", async () => {
+    const large = { reference: { S: 'ref-large' }, record: { S: 'x'.repeat(350 * 1024) } };
+    const table = 'guarded-large-items';
+    await owner.send(new CreateTableCommand(createTableInput(table)));
+
+    await owner.send(new PutItemCommand({ TableName: table, Item: large }));
+
+    const { Items } = await owner.send(new ScanCommand({ TableName: table }));
+    expect(Items).toEqual([large]);
+  });
+
   describe.each([
     ['other credentials', () => newEngineCredentials(), 'UnrecognizedClientException'],
     [

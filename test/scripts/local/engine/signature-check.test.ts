@@ -4,6 +4,7 @@ import type { SourceData } from '@smithy/types';
 import { describe, expect, it } from 'vitest';
 import { newEngineCredentials } from '../../../../scripts/local/engine/engine-credentials.js';
 import {
+  checkAuthorization,
   checkSignature,
   maxClockSkewMs,
   type ReceivedRequest,
@@ -156,5 +157,31 @@ describe('checkSignature', () => {
     );
 
     expect(verdict).toMatchObject({ ok: false, type: 'MissingAuthenticationTokenException' });
+  });
+});
+
+describe('checkAuthorization (before the body is read)', () => {
+  it('passes the run credentials whatever the body, which only checkSignature can judge', async () => {
+    const { body: _, ...head } = await signed();
+
+    expect(checkAuthorization(head, credentials, now)).toEqual({ ok: true });
+  });
+
+  it('refuses what the headers alone condemn: no Authorization, another key id, a stale date', async () => {
+    const request = await signed();
+    const { authorization: _, ...unsigned } = request.headers;
+    const other = await signed({ signWith: newEngineCredentials() });
+    const stale = await signed({ signingDate: new Date(now.getTime() - maxClockSkewMs - 1_000) });
+
+    expect(checkAuthorization({ ...request, headers: unsigned }, credentials, now)).toMatchObject({
+      type: 'MissingAuthenticationTokenException',
+    });
+    expect(checkAuthorization(other, credentials, now)).toMatchObject({
+      type: 'UnrecognizedClientException',
+    });
+    expect(checkAuthorization(stale, credentials, now)).toMatchObject({
+      type: 'InvalidSignatureException',
+      message: expect.stringMatching(/expired/),
+    });
   });
 });
