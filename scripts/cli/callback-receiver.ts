@@ -4,6 +4,7 @@
  * Built ahead of time into dist/ (scripts/cli/build-bin.ts), each command a chunk of its own
  * loaded only when named, so `--help` and a single read start in a few tenths of a second.
  */
+import { enableCompileCache } from 'node:module';
 import { exitCodes } from './exit-codes.js';
 import { binName, invokedThroughBin } from './invocation.js';
 
@@ -49,6 +50,10 @@ const commands = {
 } satisfies Record<string, readonly [string, () => Promise<unknown>]>;
 
 type CommandName = keyof typeof commands;
+
+// Node keeps the compiled code of what a command loads (the AWS SDK most of all) in its cache
+// folder under the OS's temp: a second start skips compiling it again.
+enableCompileCache();
 
 const [name, ...rest] = process.argv.slice(2);
 

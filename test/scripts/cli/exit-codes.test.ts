@@ -96,6 +96,8 @@ describe('--help', () => {
     'bench:load',
     'bench:tools',
     'bench:cold-start',
+    'bench:cli',
+    'bench:unsigned-bodies',
     'bench:memory',
     'bench:refusals',
     'test:hardening',
@@ -106,7 +108,7 @@ describe('--help', () => {
     // The toolchain's own commands (build and prepare build the executable), and bench:smoke
     // (bench --smoke, tested through bench).
     const notOurs = ['test', 'test:infra', 'typecheck', 'lint', 'format', 'synth', 'deploy'];
-    notOurs.push('build', 'prepare');
+    notOurs.push('build', 'prepare', 'test:unit');
     const ours = Object.keys(all).filter(
       (name) => ![...notOurs, 'destroy', 'bench:smoke'].includes(name),
     );
