@@ -1,4 +1,3 @@
-import type { Settlement } from '../../lambda/settle/settlement.js';
 import { BoundedTable } from '../cli/output/bounded-table.js';
 import type { MachineShape } from '../cli/output/machine-output.js';
 import { type ReconciledValues, reconciledFields } from './gateway-report.js';
@@ -13,12 +12,12 @@ const values = (v: ReconciledValues) =>
   valueHeads.map((name) => (v as Record<string, string>)[name] ?? '');
 
 /** A conflict's state in one word: `open`, or the decision on it. */
-const state = (conflict: KeptConflict) => conflict.settlement?.resolution ?? 'open';
+const state = (conflict: KeptConflict) => conflict.state;
 
 /** What a mismatch contradicts, in one phrase: the newest decision on the reference. */
 export function contradicted(settled: readonly KeptConflict[] | undefined): string {
   const decisions = (settled ?? [])
-    .map((conflict) => conflict.settlement as Settlement)
+    .flatMap((conflict) => (conflict.settlement ? [conflict.settlement] : []))
     .sort((a, b) => a.settledAt.localeCompare(b.settledAt));
   const last = decisions.at(-1);
   if (last === undefined) return '';
@@ -184,12 +183,12 @@ export const findingShape: MachineShape<Finding> = {
         );
       case 'conflicts':
       case 'settled':
-        return finding.conflicts.map(({ id, settlement, ...conflict }) =>
+        return finding.conflicts.map(({ id, settlement, state, ...conflict }) =>
           csvRow({
             kind,
             ...conflict,
             conflict: id,
-            state: settlement?.resolution ?? 'open',
+            state,
             settledBy: settlement?.settledBy,
             settledAt: settlement?.settledAt,
             reason: settlement?.reason,

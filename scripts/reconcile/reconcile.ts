@@ -6,6 +6,7 @@ import {
 } from '../../lambda/callback/transaction-fields.js';
 import type { Settlement } from '../../lambda/settle/settlement.js';
 import { attributes } from '../../lambda/storage/table-definition.js';
+import { type ConflictState, conflictState } from '../operations/transaction-life.js';
 import { conflictIdLength, type Item, settlementsOf } from '../table/reference-state.js';
 import { displayValue, type StoredItem, storedItem } from '../table/stored-item.js';
 import type { TimeWindow } from '../table/time-window.js';
@@ -33,6 +34,8 @@ export interface KeptConflict extends RecordedTransaction {
   readonly id: string;
   /** The operator's decision on it (read from the transaction); absent while it is open. */
   readonly settlement?: Settlement;
+  /** Where it stands in the transaction's life: `open` is a difference, the rest are not. */
+  readonly state: ConflictState;
 }
 
 /** Where reconcile reads from: the report streamed, the table behind a small interface. */
@@ -88,7 +91,9 @@ export function tableSources(
           const item = storedItem(raw, fields);
           const reference = displayValue(item[attributes.conflictOf]);
           const fingerprint = raw.fingerprint?.S ?? '';
-          const settlement = settlementsOf(transactions.get(reference)).get(fingerprint);
+          const transaction = transactions.get(reference);
+          const settlement = settlementsOf(transaction).get(fingerprint);
+          const facts = { fingerprint, ...(settlement ? { settlement } : {}) };
           yield {
             ...recorded((item.transaction ?? {}) as StoredItem),
             reference,
@@ -96,6 +101,7 @@ export function tableSources(
             requestId: displayValue(item.requestId),
             id: fingerprint.slice(0, conflictIdLength),
             ...(settlement ? { settlement } : {}),
+            state: conflictState(facts, transaction?.fingerprint?.S),
           };
         }
         batch = [];
@@ -223,15 +229,16 @@ export async function reconcile(
     if (kept === undefined) return;
     // Listed once per reference, however often the report names it.
     conflicts.delete(reference);
-    const open = kept.filter((conflict) => conflict.settlement === undefined).length;
+    const open = kept.filter((conflict) => conflict.state === 'open').length;
     counts.openConflicts += open;
     counts.settledConflicts += kept.length - open;
     await found({ kind: open > 0 ? 'conflicts' : 'settled', reference, conflicts: kept });
   };
-  /** The reference's conflicts when every one is settled: what a mismatch contradicts. */
+  /** The reference's conflicts when none is open, one decided: what a mismatch contradicts. */
   const settledOnly = (reference: string) => {
     const kept = conflicts.get(reference);
-    return kept?.every((conflict) => conflict.settlement !== undefined) ? kept : undefined;
+    const decided = kept?.some((conflict) => conflict.settlement !== undefined);
+    return decided && kept?.every((conflict) => conflict.state !== 'open') ? kept : undefined;
   };
 
   const compare = async (row: ReportRow, recorded: RecordedTransaction | undefined) => {

@@ -3,6 +3,7 @@ import {
   ConditionalCheckFailedException,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { isOpen } from '../operations/transaction-life.js';
 import {
   type ConflictView,
   conflictIdLength,
@@ -99,9 +100,7 @@ export async function settleConflict(
 /** The open conflict to settle: the only one, or the one `id` names. */
 function chosenConflict(state: ReferenceState, id: string | undefined): ConflictView {
   const storedFingerprint = state.transaction?.fingerprint?.S;
-  const open = state.conflicts.filter(
-    (conflict) => !conflict.settlement && conflict.fingerprint !== storedFingerprint,
-  );
+  const open = state.conflicts.filter((conflict) => isOpen(conflict, storedFingerprint));
   const reference = JSON.stringify(state.reference);
   if (id !== undefined) {
     const wanted = id.toLowerCase();
