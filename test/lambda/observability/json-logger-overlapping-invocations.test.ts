@@ -83,52 +83,59 @@ describe('JSON logger with overlapping invocations in one process', () => {
     vi.stubEnv('AWS_LAMBDA_MAX_CONCURRENCY', '4');
     vi.stubEnv('AWS_LAMBDA_INITIALIZATION_TYPE', 'on-demand');
   });
+
+  // Local mode's server invokes the receiver once per request, overlapping, without the variable.
+  const servers = { 'on Lambda Managed Instances': '4', "in local mode's server": undefined };
   afterEach(() => {
     vi.restoreAllMocks();
     vi.unstubAllEnvs();
   });
 
-  it("stamps every line with its own invocation's request id and cold start", async () => {
-    // Prepare
-    const lines = captureLines();
-    const logger = new JsonLogger({ serviceName: 'callback-receiver' });
-    const { handler, open } = overlappingHandler(logger);
+  it.each(Object.entries(servers))(
+    "stamps every line with its own invocation's request id and cold start %s",
+    async (_, concurrency) => {
+      // Prepare
+      vi.stubEnv('AWS_LAMBDA_MAX_CONCURRENCY', concurrency);
+      const lines = captureLines();
+      const logger = new JsonLogger({ serviceName: 'callback-receiver' });
+      const { handler, open } = overlappingHandler(logger);
 
-    // Act: A starts, B starts, A resumes, C starts, B resumes twice, A and C finish.
-    const a = handler({ id: 'A' }, contextOf('req-A'));
-    const b = handler({ id: 'B' }, contextOf('req-B'));
-    await settle();
-    open('A', 'first');
-    await settle();
-    const c = handler({ id: 'C' }, contextOf('req-C'));
-    await settle();
-    open('B', 'first');
-    open('B', 'second');
-    await settle();
-    open('A', 'second');
-    open('C', 'first');
-    open('C', 'second');
-    await Promise.all([a, b, c]);
-    vi.restoreAllMocks();
+      // Act: A starts, B starts, A resumes, C starts, B resumes twice, A and C finish.
+      const a = handler({ id: 'A' }, contextOf('req-A'));
+      const b = handler({ id: 'B' }, contextOf('req-B'));
+      await settle();
+      open('A', 'first');
+      await settle();
+      const c = handler({ id: 'C' }, contextOf('req-C'));
+      await settle();
+      open('B', 'first');
+      open('B', 'second');
+      await settle();
+      open('A', 'second');
+      open('C', 'first');
+      open('C', 'second');
+      await Promise.all([a, b, c]);
+      vi.restoreAllMocks();
 
-    // Assess
-    expect(lines.map((line) => `${line.invocation} ${line.message}`)).toEqual([
-      'A started',
-      'B started',
-      'A between',
-      'C started',
-      'B between',
-      'B finished',
-      'A finished',
-      'C between',
-      'C finished',
-    ]);
-    for (const line of lines) {
-      expect(line.function_request_id).toBe(`req-${line.invocation}`);
-      // The process's first invocation is its cold start, even on lines written after others began.
-      expect(line.cold_start).toBe(line.invocation === 'A');
-    }
-  });
+      // Assess
+      expect(lines.map((line) => `${line.invocation} ${line.message}`)).toEqual([
+        'A started',
+        'B started',
+        'A between',
+        'C started',
+        'B between',
+        'B finished',
+        'A finished',
+        'C between',
+        'C finished',
+      ]);
+      for (const line of lines) {
+        expect(line.function_request_id).toBe(`req-${line.invocation}`);
+        // The process's first invocation is its cold start, even on lines written after others began.
+        expect(line.cold_start).toBe(line.invocation === 'A');
+      }
+    },
+  );
 
   it('samples each invocation on its own: one at DEBUG leaves the others at INFO', async () => {
     // Prepare: the constructor's draw (A's) misses, B's hits, C's misses.
