@@ -31,9 +31,17 @@ function synth(context: readonly string[] = [], timeout = 230_000) {
   }
 }
 
-test('`cdk synth` succeeds with no AWS credentials', { timeout: 240_000 }, () => {
+test('`cdk synth` succeeds with no AWS credentials, and warns of nothing', {
+  timeout: 240_000,
+}, () => {
   const result = synth();
   expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
+  // A warning printed on every run (a deprecated property read, a cdk-nag note) teaches the
+  // reader to skip the output; the only lines are the two bundling notices.
+  const lines = `${result.stdout}\n${result.stderr}`
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('Bundling asset '));
+  expect(lines).toEqual([]);
 });
 
 test.each([
