@@ -149,6 +149,27 @@ describe('IAM decisions, simulated on the synthesized template', () => {
   });
 });
 
+test('every role and managed policy of the template is simulated, but the logging role AWS defines', () => {
+  const ofType = (type: string) =>
+    Object.entries(template.Resources)
+      .filter(([, resource]) => resource.Type === type)
+      .map(([id]) => id);
+  const simulated = [
+    receiverRole,
+    consumerRole,
+    idOf(stack.settlePolicy.policy),
+    idOf(stack.consoleReadPolicy.policy),
+  ];
+  // API Gateway's account-level logging role holds only AWS's AmazonAPIGatewayPushToCloudWatchLogs.
+  const loggingRole = idOf(stack.api.api.node.findChild('CloudWatchRole'));
+  expect(template.Resources[loggingRole]?.Properties?.Policies).toBeUndefined();
+  expect(
+    [...ofType('AWS::IAM::Role'), ...ofType('AWS::IAM::ManagedPolicy')]
+      .filter((id) => id !== loggingRole)
+      .sort(),
+  ).toEqual(simulated.sort());
+});
+
 describe('the settle policy beside dynamodb:*', () => {
   test('denies every DynamoDB write or permission action on the table, its stream and backups, but those judged harmless', async () => {
     const allowed: string[] = [];
