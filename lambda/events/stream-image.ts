@@ -27,7 +27,7 @@ export function fromStreamImage(image: StreamImage): ImageObject {
   return plain(native) as ImageObject;
 }
 
-/** `wrapNumbers` as a function: the number's text itself, where `true` wraps it in a NumberValue. */
+/** `wrapNumbers` as a function: the number's own text, where `true` wraps it in a NumberValue. */
 const exactText = (text: string) => text;
 
 /** The reader's sets (`SS`, `NS`, `BS`) as arrays: JSON, and so the events' schema, has no set. */

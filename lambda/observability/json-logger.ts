@@ -40,9 +40,10 @@ export class JsonLogger {
   readonly #samplingRate: number;
   readonly #dev: boolean;
   /**
-   * The invocation whose async work is running. With `AWS_LAMBDA_MAX_CONCURRENCY` above 1 (Lambda
-   * Managed Instances) one process serves several invocations at once, so a member of the logger
-   * would stamp the last one to start on every line; each invocation's awaits keep their own here.
+   * The invocation whose async work is running. One process may serve several invocations at
+   * once (Lambda Managed Instances, `AWS_LAMBDA_MAX_CONCURRENCY` above 1; local mode's server), so
+   * a member of the logger would stamp the last one to start on every line; each invocation's
+   * awaits keep their own here.
    */
   readonly #invocation = new AsyncLocalStorage<Invocation>();
   /** The threshold outside any invocation, and the first invocation's (sampled at construction). */
@@ -106,7 +107,7 @@ export class JsonLogger {
     return process.env.AWS_LAMBDA_MAX_CONCURRENCY ? undefined : this.#previous;
   }
 
-  /** POWERTOOLS_LOGGER_SAMPLE_RATE: that share of invocations is logged at DEBUG. Returns the level. */
+  /** POWERTOOLS_LOGGER_SAMPLE_RATE: that share of invocations is logged at DEBUG; their level. */
   #sample(lineInvocation: Invocation | undefined): number {
     if (this.#samplingRate === 0) return this.#initialLevel;
     const sampled = Math.random() <= this.#samplingRate && this.#initialLevel > logLevels.TRACE;

@@ -28,8 +28,8 @@ const comparedFields = (fields: FieldDeclarations) =>
 
 /**
  * Field by field, what the received content says that the stored one does not: every compared
- * field of the declaration (numbers by their canonical digits, as stored), then every member outside it
- * (`extra`), compared by value so `1e2` and `100` are equal.
+ * field of the declaration (numbers by their canonical digits, as stored), then every member
+ * outside it (`extra`), compared by value so `1e2` and `100` are equal.
  */
 export function contentDifferences(
   stored: Attributes,
@@ -55,8 +55,8 @@ export function contentDifferences(
 
 /**
  * Every field of both contents, in the order {@link contentDifferences} compares them (the
- * declaration's compared fields, then each member of `extra` on either side): the rows of a side-by-side view,
- * whose differing ones are those `contentDifferences` names.
+ * declaration's compared fields, then each member of `extra` on either side): the rows of a
+ * side-by-side view, whose differing ones are those `contentDifferences` names.
  */
 export function contentFields(
   stored: Attributes,

@@ -131,7 +131,7 @@ describe('JSON logger with overlapping invocations in one process', () => {
       ]);
       for (const line of lines) {
         expect(line.function_request_id).toBe(`req-${line.invocation}`);
-        // The process's first invocation is its cold start, even on lines written after others began.
+        // The process's first invocation is its cold start, also on lines after others began.
         expect(line.cold_start).toBe(line.invocation === 'A');
       }
     },
