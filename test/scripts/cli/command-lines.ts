@@ -204,6 +204,7 @@ function indexOf(help: string): HelpIndex {
  */
 export async function checkBinArguments(words: readonly string[]): Promise<string[]> {
   const [command, ...rest] = words;
+  if ((command === '--help' || command === '-h') && rest.length === 0) return [];
   if (!binCommands.includes(command as (typeof binCommands)[number])) {
     return [`unknown command ${command ?? '(none)'}`];
   }
