@@ -4,7 +4,7 @@
  * Built ahead of time into dist/ (scripts/cli/build-bin.ts), each command a chunk of its own
  * loaded only when named, so `--help` and a single read start in a few tenths of a second.
  */
-import { enableCompileCache } from 'node:module';
+import * as nodeModule from 'node:module';
 import { exitCodes } from './exit-codes.js';
 import { binName, invokedThroughBin } from './invocation.js';
 
@@ -52,8 +52,9 @@ const commands = {
 type CommandName = keyof typeof commands;
 
 // Node keeps the compiled code of what a command loads (the AWS SDK most of all) in its cache
-// folder under the OS's temp: a second start skips compiling it again.
-enableCompileCache();
+// folder under the OS's temp: a second start skips compiling it again. Node 22.1 and later have
+// it; an older system Node (the executable run outside npm and npx) starts without it.
+nodeModule.enableCompileCache?.();
 
 const [name, ...rest] = process.argv.slice(2);
 

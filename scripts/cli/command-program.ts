@@ -69,7 +69,7 @@ export async function runProgram(
     // what a reader copies, close it.
     command.addHelpText('after', helpText);
     const examples = examplesOf.get(command);
-    if (examples) command.addHelpText('after', examplesHelp(examples));
+    if (examples && examples.length > 0) command.addHelpText('after', examplesHelp(examples));
   }
   // `npm start -- --in-memory -- --port 3011` hands the second `--` through: a command without
   // operands has no use for it, so it does not end the options there.

@@ -222,6 +222,7 @@ const examples: Record<string, string[]> = {
     'query summary --since 2026-11-27 --format json',
   ],
   refused: ['query refused', 'query refused --since 2026-11-27 --reference T-1001'],
+  tail: ['query tail', 'query tail --format jsonl --interval 5000 > arrivals.jsonl'],
 };
 for (const command of program.commands) withExamples(command, examples[command.name()] ?? []);
 

@@ -10,6 +10,7 @@ import {
   binCommands,
   binPath,
   checkBinArguments,
+  helpIndex,
   helpText,
   simpleCommands,
 } from './command-lines.js';
@@ -78,10 +79,18 @@ describe('callback-receiver', () => {
 });
 
 describe('every --help ends with examples that parse', () => {
+  // query's subcommands as its --help lists them: a new one without examples fails here.
+  const querySubcommands = ['get', 'conflicts', 'list', 'export', 'summary', 'refused', 'tail'];
   const helpPaths = [
     ...binCommands.map((command) => [command]),
-    ...['get', 'conflicts', 'list', 'export', 'summary', 'refused'].map((sub) => ['query', sub]),
+    ...querySubcommands.map((sub) => ['query', sub]),
   ];
+
+  it('covers every subcommand query --help lists', async () => {
+    const listed = [...(await helpIndex(['query'])).subcommands];
+
+    expect(listed.sort()).toEqual([...querySubcommands].sort());
+  });
 
   it.each(helpPaths.map((path) => [path.join(' '), path]))('%s --help', async (_name, path) => {
     const help = await helpText(path);
