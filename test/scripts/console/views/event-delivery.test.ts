@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { noteChanges } from '../../../../scripts/local/events/change-notes.js';
 import { readDeadLetters } from '../../../../scripts/local/events/dead-letters.js';
 import { eventFiles } from '../../../../scripts/local/events/event-files.js';
 import { startEventForwarding } from '../../../../scripts/local/events/event-forwarding.js';
@@ -67,6 +68,8 @@ forEachEngine((engine) => {
             at: new Date().toISOString(),
           },
         });
+        // What npm run settle and the console's settle do after the write: tell forwarding.
+        await noteChanges(files, [reference]);
         await expect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
 
         const page = await console.signedIn(browser, `/transactions/${reference}`);
