@@ -31,12 +31,14 @@ const ready = /^Console: (http:\/\/[0-9a-f]{32}\.localhost:\d+\/login\?token=\S+
 describe('npm run console', () => {
   afterEach(() => killAllServers());
 
-  it('prints help ending with the exit codes, and does nothing else', async () => {
+  it('prints help ending with the exit codes and examples, and does nothing else', async () => {
     const result = await runScript('console', ['--help'], {});
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/--table <name>/);
     expect(result.stdout).toMatch(/--allow-actions/);
-    expect(result.stdout.trimEnd()).toMatch(/3 {3}failed: .*$/);
+    expect(result.stdout.trimEnd()).toMatch(
+      /3 {3}failed: .*\n\nExamples:\n( {2}npx callback-receiver console .+\n?){2,3}$/,
+    );
     expect(result.stdout).not.toMatch(/Console: http/);
   });
 
