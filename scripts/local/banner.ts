@@ -100,7 +100,10 @@ function eventLines(server: LocalServer, cwd: string): [string, string][] {
   ];
   return [
     ['Events', `POSTed to ${events.url}`],
-    ['', `signed; this run's secret in ${shortPath(events.files.signingSecret, cwd)}`],
+    [
+      '',
+      `signed; ${events.newSecret ? 'a new' : 'the kept'} secret in ${shortPath(events.files.signingSecret, cwd)}`,
+    ],
     ...(left.length > 0 ? [['', left.join('; ')] as [string, string]] : []),
   ];
 }

@@ -39,6 +39,12 @@ const program = commandProgram(
       .argParser((value) => forwardUrl(value, '--forward-events (or FORWARD_EVENTS_URL)')),
   )
   .addOption(allowRemoteOption())
+  .option(
+    '--rotate-forwarding-secret',
+    'sign forwarded events with a new secret (the kept one stops verifying)',
+    false,
+  )
+  .option('--quiet', 'forwarding: no line per delivered event or retry (dead letters still)', false)
   .addHelpText(
     'after',
     `
@@ -59,6 +65,8 @@ async function start(options: {
   console: boolean;
   forwardEvents?: string;
   allowRemote: boolean;
+  rotateForwardingSecret: boolean;
+  quiet: boolean;
 }): Promise<void> {
   const { HOST, DATA_DIR, TABLE_NAME, CALLBACK_API_KEYS, AWS_ENDPOINT_URL_DYNAMODB } = process.env;
   const hashMode = process.env.HASH_MODE || undefined;
@@ -99,7 +107,13 @@ async function start(options: {
     ...(CALLBACK_API_KEYS && { apiKeys: CALLBACK_API_KEYS }),
     ...(AWS_ENDPOINT_URL_DYNAMODB && { endpoint: AWS_ENDPOINT_URL_DYNAMODB }),
     ...(hashMode && { hashMode: hashMode as HashMode }),
-    ...(options.forwardEvents && { forwardEvents: { url: options.forwardEvents } }),
+    ...(options.forwardEvents && {
+      forwardEvents: {
+        url: options.forwardEvents,
+        quiet: options.quiet,
+        rotateSecret: options.rotateForwardingSecret,
+      },
+    }),
     ...(options.console && { console: { port: options.consolePort } }),
   }).catch((error: unknown) => {
     throw new Error(describe(error), { cause: error });

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { countDeadLetters } from './dead-letters.js';
 import { eventFiles } from './event-files.js';
@@ -14,14 +14,20 @@ export interface ForwardEventsOptions {
   readonly policy?: DeliveryPolicy;
   /** Pause between two reads of the table when no callback woke them. @default 1000 */
   readonly pollMs?: number;
-  /** Where dead letters and failures are told. @default standard error */
+  /** Where each delivery, retry, dead letter and failure is told. @default standard error */
   readonly log?: (line: string) => void;
+  /** Tell dead letters and failures only, not each delivery and retry (`--quiet`). */
+  readonly quiet?: boolean;
+  /** Sign with a new secret instead of the one kept in the folder (`--rotate-forwarding-secret`). */
+  readonly rotateSecret?: boolean;
+  /** Events in flight at once, each for a different reference. @default 8 */
+  readonly concurrency?: number;
 }
 
 /**
- * Local mode's events: the table read as a stream into a durable outbox in the run folder, and
- * every event the stream consumer would publish for it POSTed to the URL, signed with a secret
- * made for this run. Resumes whatever a previous run left owed.
+ * Local mode's events: the table followed as a stream into a durable outbox in the run folder,
+ * and every event the stream consumer would publish for it POSTed to the URL, signed with the
+ * secret kept in the folder. Resumes whatever a previous run left owed.
  */
 export async function startEventForwarding(
   runDir: string,
@@ -30,18 +36,23 @@ export async function startEventForwarding(
 ) {
   const files = eventFiles(runDir);
   await mkdir(files.dir, { recursive: true, mode: 0o700 });
-  const signingSecret = newSigningSecret();
-  await writeFile(files.signingSecret, `${signingSecret}\n`, { mode: 0o600 });
+  const secret = await signingSecret(files.signingSecret, options.rotateSecret ?? false);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const outbox = await Outbox.open(files);
-  const owed = outbox.entries.length - outbox.forwarded;
+  const owed = outbox.owed;
   const deadLettersBefore = await countDeadLetters(files.deadLetters);
 
   const forwarder = startEventForwarder({
     outbox,
-    target: { url: options.url, signingSecret, ...(options.policy && { policy: options.policy }) },
+    target: {
+      url: options.url,
+      signingSecret: secret.value,
+      ...(options.policy && { policy: options.policy }),
+    },
     deadLetterFile: files.deadLetters,
     log,
+    ...(!options.quiet && { progress: log }),
+    ...(options.concurrency !== undefined && { concurrency: options.concurrency }),
   });
   const stream = startTableStream({
     ...source,
@@ -57,6 +68,8 @@ export async function startEventForwarding(
   return {
     url: options.url,
     files,
+    /** Whether the secret was made at this start (first start in the folder, or rotated). */
+    newSecret: secret.made,
     /** Records a previous run left unsent, forwarded first. */
     resumed: owed,
     /** Dead letters in the folder when this run started. */
@@ -81,3 +94,21 @@ export async function startEventForwarding(
 }
 
 export type EventForwarding = Awaited<ReturnType<typeof startEventForwarding>>;
+
+/**
+ * The Standard Webhooks secret kept in the folder (owner-only), so a consumer configured with it
+ * keeps verifying across restarts; a new one only when there is none or one is asked for.
+ */
+async function signingSecret(file: string, rotate: boolean) {
+  if (!rotate) {
+    const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+    if (kept !== '') {
+      await chmod(file, 0o600);
+      return { value: kept, made: false };
+    }
+  }
+  const value = newSigningSecret();
+  await writeFile(file, `${value}\n`, { mode: 0o600 });
+  await chmod(file, 0o600); // an existing file keeps its mode through writeFile
+  return { value, made: true };
+}

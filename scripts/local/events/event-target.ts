@@ -3,7 +3,12 @@ import type { PutEventsRequestEntry } from '@aws-sdk/client-eventbridge';
 import type { EntryOutcome, EventPublisher } from '../../../lambda/events/event-publisher.js';
 import { localRegion } from '../engine/local-engine.js';
 import { envelopeBody } from './event-envelope.js';
-import { type DeliveryOutcome, type DeliveryPolicy, deliver } from './http-delivery.js';
+import {
+  type DeliveryOutcome,
+  type DeliveryPolicy,
+  deliver,
+  type FailedTry,
+} from './http-delivery.js';
 import { signatureHeaders } from './webhook-signature.js';
 
 /** A URL that takes events as EventBridge would deliver them to an API destination. */
@@ -38,11 +43,12 @@ export function send(
   target: EventTarget,
   event: OutgoingEvent,
   signal?: AbortSignal,
+  onRetry?: (failed: FailedTry) => void,
 ): Promise<DeliveryOutcome | undefined> {
   const headers = target.signingSecret
     ? { ...signatureHeaders(target.signingSecret, event.id, event.body) }
     : { 'webhook-id': event.id };
-  return deliver(target.url, event.body, headers, target.policy, signal);
+  return deliver(target.url, event.body, headers, target.policy, signal, onRetry);
 }
 
 /**

@@ -25,6 +25,13 @@ export const deliveryDefaults = {
   maxDeliveryMs: 60_000,
 } as const satisfies Required<DeliveryPolicy>;
 
+/** One failed try that will be tried again: which, why, and how long until the next. */
+export interface FailedTry {
+  readonly attempt: number;
+  readonly problem: string;
+  readonly retryInMs: number;
+}
+
 export type DeliveryOutcome =
   | { readonly delivered: true; readonly attempts: number; readonly status: number }
   | { readonly delivered: false; readonly attempts: number; readonly problem: string };
@@ -45,6 +52,7 @@ export async function deliver(
   headers: Readonly<Record<string, string>>,
   policy: DeliveryPolicy = {},
   signal?: AbortSignal,
+  onRetry?: (failed: FailedTry) => void,
 ): Promise<DeliveryOutcome | undefined> {
   const settings = { ...deliveryDefaults, ...policy };
   let attempts = 0;
@@ -62,6 +70,11 @@ export async function deliver(
         maxRetryTime: settings.maxDeliveryMs,
         // Every failure of a try is worth another: the consumer is being written and restarted.
         shouldRetry: () => true,
+        onFailedAttempt: ({ error, attemptNumber, retriesLeft, retryDelay }) => {
+          if (retriesLeft > 0 && !signal?.aborted) {
+            onRetry?.({ attempt: attemptNumber, problem: describe(error), retryInMs: retryDelay });
+          }
+        },
         ...(signal && { signal }),
       },
     );

@@ -24,6 +24,8 @@ export class Outbox {
   readonly seen = new Map<string, string>();
   readonly entries: OutboxEntry[] = [];
   #forwarded = 0;
+  /** Entries done with past the first one still owed (events are sent concurrently). */
+  readonly #done = new Set<number>();
   #started: boolean;
   #chain: Promise<unknown> = Promise.resolve();
 
@@ -62,9 +64,15 @@ export class Outbox {
     if (text !== '' && !text.endsWith('\n')) {
       await writeAtomically(files.outbox, complete.map((line) => `${line}\n`).join(''));
     }
-    const cursor = (await readJson<{ count: number }>(files.forwarded))?.count ?? 0;
+    const saved = await readJson<{ count: number; done?: number[] }>(files.forwarded);
+    const cursor = saved?.count ?? 0;
     // A cursor past the end is one left by a compaction cut short (see compact).
-    outbox.#forwarded = cursor <= outbox.entries.length ? cursor : 0;
+    if (cursor <= outbox.entries.length) {
+      outbox.#forwarded = cursor;
+      for (const index of saved?.done ?? []) {
+        if (index > cursor && index < outbox.entries.length) outbox.#done.add(index);
+      }
+    }
     await outbox.compact();
     return outbox;
   }
@@ -114,10 +122,35 @@ export class Outbox {
     return this.#forwarded;
   }
 
-  /** Marks the next entry done with; the cursor is replaced whole, never half-written. */
-  async markForwarded(): Promise<void> {
-    this.#forwarded += 1;
-    await writeAtomically(this.files.forwarded, JSON.stringify({ count: this.#forwarded }));
+  /** Entries not done with yet. */
+  get owed(): number {
+    return this.entries.length - this.#forwarded - this.#done.size;
+  }
+
+  /** Whether the entry at `index` is done with (delivered, dead-lettered or no event). */
+  isDone(index: number): boolean {
+    return index < this.#forwarded || this.#done.has(index);
+  }
+
+  /**
+   * Marks the entry at `index` done with. The state is a count of entries done from the start
+   * plus those done past it, replaced whole (never half-written), one write after the other.
+   */
+  markDone(index: number): Promise<void> {
+    return this.serial(async () => {
+      this.#done.add(index);
+      while (this.#done.delete(this.#forwarded)) this.#forwarded += 1;
+      const done = [...this.#done].sort((a, b) => a - b);
+      await writeAtomically(
+        this.files.forwarded,
+        JSON.stringify({ count: this.#forwarded, ...(done.length > 0 && { done }) }),
+      );
+    });
+  }
+
+  /** Marks the first entry still owed done with. */
+  markForwarded(): Promise<void> {
+    return this.markDone(this.#forwarded);
   }
 
   /**
@@ -131,6 +164,7 @@ export class Outbox {
     await writeAtomically(this.files.outbox, '');
     this.entries.length = 0;
     this.#forwarded = 0;
+    this.#done.clear();
     await writeAtomically(this.files.forwarded, JSON.stringify({ count: 0 }));
   }
 

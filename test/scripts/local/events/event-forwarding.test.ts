@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -204,6 +204,50 @@ forEachEngine((engine: Engine) => {
     expect(delivered).toEqual(['before-stop', 'while-off', 'after-start']);
   });
 
+  it('keeps the signing secret across restarts, owner-only, and makes a new one only when asked', async () => {
+    await freshFolder();
+    const tableName = `forward-${randomUUID()}`;
+    const told: string[] = [];
+    const serve = async (options: { rotateSecret?: boolean; quiet?: boolean }) => {
+      const server = await startLocalServer({
+        port: 0,
+        dataDir: folder,
+        apiKeys: key,
+        tableName,
+        ...(engine === 'dynamodb-local' && { endpoint: engineEndpoint('dynamodb-local') }),
+        forwardEvents: {
+          url: consumer.url,
+          policy: fast,
+          log: (line) => told.push(line),
+          ...options,
+        },
+      });
+      const secret = (await readFile(eventFiles(folder).signingSecret, 'utf8')).trim();
+      const { mode } = await stat(eventFiles(folder).signingSecret);
+      return { server, secret, mode: mode & 0o777 };
+    };
+
+    const first = await serve({});
+    expect((await post(first.server, 'told')).status).toBe(204);
+    await until(() => first.server.events?.pending === 0 && told.length > 0, 'a delivery told');
+    await first.server.stop();
+    const second = await serve({ quiet: true });
+    expect((await post(second.server, 'quiet')).status).toBe(204);
+    await until(() => consumer.accepted().length === 2, 'the second delivery');
+    await until(() => second.server.events?.pending === 0, 'the second delivery recorded');
+    await second.server.stop();
+    const rotated = await serve({ rotateSecret: true });
+    await rotated.server.stop();
+
+    expect(second.secret).toBe(first.secret);
+    expect(second.server.events?.newSecret).toBe(false);
+    expect(rotated.secret).not.toBe(first.secret);
+    expect(rotated.server.events?.newSecret).toBe(true);
+    expect([first.mode, second.mode, rotated.mode]).toEqual([0o600, 0o600, 0o600]);
+    // The first run told its delivery; the quiet one told nothing.
+    expect(told).toEqual([expect.stringMatching(/\(Transaction Completed told\) delivered: 204/)]);
+  });
+
   it('forwards an operator correction as one Transaction Corrected, and a kept decision as none', async () => {
     await freshFolder();
     const tableName = `forward-${randomUUID()}`;
@@ -235,15 +279,20 @@ forEachEngine((engine: Engine) => {
     await consumer.waitFor(5);
     await sleep(300); // ten more reads of the table: the kept decision must bring nothing
 
+    // In order within each reference; two references are sent side by side.
     const events = consumer.accepted() as unknown as Envelope[];
-    expect(events.map((event) => event['detail-type'])).toEqual([
-      'Transaction Completed',
-      'Transaction Conflict',
+    const typesOf = (reference: string) =>
+      events
+        .filter((event) => event.detail.reference === reference)
+        .map((event) => event['detail-type']);
+    expect(events).toHaveLength(5);
+    expect(typesOf(corrected)).toEqual([
       'Transaction Completed',
       'Transaction Conflict',
       'Transaction Corrected',
     ]);
-    expect(events[4]?.detail).toMatchObject({
+    expect(typesOf(kept)).toEqual(['Transaction Completed', 'Transaction Conflict']);
+    expect(events.at(-1)?.detail).toMatchObject({
       reference: corrected,
       version: 2,
       before: { amount: '1000' },

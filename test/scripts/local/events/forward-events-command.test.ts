@@ -33,7 +33,7 @@ describe('npm start with event forwarding', () => {
 
     expect(answer.status).toBe(204);
     expect(server.stdout()).toMatch(/Events +POSTed to http:\/\/127\.0\.0\.1:\d+\/events/);
-    expect(server.stdout()).toMatch(/signed; this run's secret in .*events\/signing-secret/);
+    expect(server.stdout()).toMatch(/signed; a new secret in .*events\/signing-secret/);
     expect(consumer.accepted()[0]).toMatchObject({
       'detail-type': 'Transaction Completed',
       detail: { reference: 'from-the-cli' },
