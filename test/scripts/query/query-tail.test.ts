@@ -44,7 +44,7 @@ forEachEngine((engine: Engine) => {
       server = await startLocalServer({ port: 0, dataDir: folder, apiKeys: 'tail-key' });
       return {
         args: [] as string[],
-        env: { DATA_DIR: folder },
+        env: { DATA_DIR: folder } as Record<string, string>,
         put: (reference: string) =>
           fetch(server?.url ?? '', {
             method: 'POST',
@@ -57,7 +57,7 @@ forEachEngine((engine: Engine) => {
     const store = new DynamoDbTransactionStore(table.client, table.tableName);
     return {
       args: ['--endpoint', engineEndpoint(engine)],
-      env: { TABLE_NAME: table.tableName },
+      env: { TABLE_NAME: table.tableName } as Record<string, string>,
       put: async (reference: string) => {
         const receivedAt = new Date().toISOString();
         await store.putIfAbsent(recordOf(transaction({ reference }), { receivedAt }));
