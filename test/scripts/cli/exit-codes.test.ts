@@ -98,6 +98,7 @@ describe('--help', () => {
     'bench:cold-start',
     'bench:cli',
     'bench:unsigned-bodies',
+    'bench:forwarding',
     'bench:memory',
     'bench:refusals',
     'test:hardening',
