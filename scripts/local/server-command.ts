@@ -81,8 +81,8 @@ async function start(options: {
     AWS_ENDPOINT_URL_DYNAMODB &&
     !isLoopbackUrl(AWS_ENDPOINT_URL_DYNAMODB)
   ) {
-    // Forwarding reads the whole table every few hundred ms: fine on this machine, not on AWS,
-    // where the deployed stream consumer publishes anyway.
+    // Forwarding reads the table every second and after each callback: fine on this machine,
+    // not on AWS, where the deployed stream consumer publishes anyway.
     throw new UsageError(
       '--forward-events reads the table continuously: use it with a local engine, not AWS_ENDPOINT_URL_DYNAMODB on AWS',
     );
