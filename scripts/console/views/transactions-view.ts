@@ -4,6 +4,7 @@ import { transactionFields } from '../../../lambda/callback/transaction-fields.j
 import { UsageError } from '../../cli/cli-errors.js';
 import { transactionView } from '../../query/transaction-output.js';
 import type { StoredItem } from '../../table/stored-item.js';
+import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
@@ -21,9 +22,22 @@ const maxPageSize = 200;
 const liveLimit = 100;
 const filterNames = ['reference', 'username', 'status', 'type', 'since', 'until'] as const;
 
+/**
+ * The live update's pace (assets/live-poll.js): each poll is a query round. Local mode's table
+ * costs nothing, so a second; a deployed table bills each read, so never more than one round per
+ * 5 s per tab. Both back off to 30 s while nothing changes, and a hidden tab does not poll.
+ */
+export const livePace = {
+  local: { minMs: 1_000, maxMs: 30_000 },
+  deployed: { minMs: 5_000, maxMs: 30_000 },
+} as const;
+
+ownAsset('live-poll.js');
+
 /** Transactions, newest first, filtered, paged by cursor; the first page follows new ones live. */
 export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext): void {
   const context = { client: console.tables.client, tableName: console.tables.tableName };
+  const pace = livePace[console.mode];
 
   app.get('/transactions', async (c) => {
     const filters = filtersOf(c);
@@ -47,13 +61,14 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
     return page(c, console, {
       title: 'Transactions',
       section: '/transactions',
+      scripts: ['live-poll.js'],
       body: html`${filterForm(filters)}
 <div class="table-wrap"><table>
 <caption class="muted">${rows.length === 0 ? 'No transactions match.' : cursor ? 'Older transactions' : 'Newest first'}${live ? ' · new ones appear as they are recorded' : ''}</caption>
 <thead><tr>${transactionView.tableHead.map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
 <tbody id="rows">${rows.map(row)}</tbody>
 </table></div>
-${live ? poller(filters, newest) : ''}
+${live ? poller(filters, newest, pace) : ''}
 <p class="pager">${cursor ? html`<a href="/transactions?${query(filters, sized)}">Newest</a>` : ''}${next ? html`<a href="/transactions?${query(filters, { ...sized, after: encode(next) })}" rel="next">Older</a>` : ''}</p>`,
     });
   });
@@ -66,7 +81,7 @@ ${live ? poller(filters, newest) : ''}
     if (rows.length === 0) return c.body(null, 204);
     const top = newestOf(rows, newest);
     return c.html(
-      html`<template><tbody hx-swap-oob="afterbegin:#rows">${rows.map(row)}</tbody></template>${poller(filters, top, true)}`,
+      html`<template><tbody hx-swap-oob="afterbegin:#rows">${rows.map(row)}</tbody></template>${poller(filters, top, pace, true)}`,
     );
   });
 }
@@ -96,9 +111,15 @@ const numeric = [
     .map(([, field]) => field.kind === 'integer' || field.kind === 'decimal'),
 ];
 
-function poller(filters: TransactionFilters, newest: Newest, outOfBand = false) {
+/** The live update's element: live-poll.js fires `live-poll` on it at the pace it carries. */
+function poller(
+  filters: TransactionFilters,
+  newest: Newest,
+  pace: { readonly minMs: number; readonly maxMs: number },
+  outOfBand = false,
+) {
   const url = `/live/transactions?${query(filters, { newest: encode(newest) })}`;
-  return html`<div id="live" hx-get="${url}" hx-trigger="every 1s" hx-swap="none"${outOfBand ? html` hx-swap-oob="true"` : ''}></div>`;
+  return html`<div id="live" hx-get="${url}" hx-trigger="live-poll" hx-swap="none" data-min-ms="${pace.minMs}" data-max-ms="${pace.maxMs}"${outOfBand ? html` hx-swap-oob="true"` : ''}></div>`;
 }
 
 function newestOf(rows: readonly StoredItem[], previous?: Newest): Newest {
