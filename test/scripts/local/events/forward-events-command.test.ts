@@ -39,7 +39,34 @@ describe('npm start with event forwarding', () => {
       detail: { reference: 'from-the-cli' },
     });
     expect(stopped.code).toBe(0);
+    expect(server.stderr()).toMatch(
+      /^event \S+ \(Transaction Completed from-the-cli\) delivered: 204 in \d+ ms$/m,
+    );
   });
+
+  it('keeps the secret across a restart, says nothing per delivery with --quiet, rotates on request', async () => {
+    const env = await forwardingEnv();
+    const first = await startServer(env);
+    await first.stop('SIGINT');
+    const quiet = await startServer(env, { args: ['--quiet'] });
+    const answer = await postCallback(
+      quiet.url,
+      key,
+      callbackBody(sampleTransaction({ reference: 'told-nothing' }), key),
+    );
+    await until(
+      () => consumer.accepted().some((event) => JSON.stringify(event).includes('told-nothing')),
+      'the quiet delivery',
+    );
+    await quiet.stop('SIGINT');
+    const rotated = await startServer(env, { args: ['--rotate-forwarding-secret'] });
+    await rotated.stop('SIGINT');
+
+    expect(answer.status).toBe(204);
+    expect(quiet.stdout()).toMatch(/signed; the kept secret in .*events\/signing-secret/);
+    expect(quiet.stderr()).not.toMatch(/delivered/);
+    expect(rotated.stdout()).toMatch(/signed; a new secret in .*events\/signing-secret/);
+  }, 60_000);
 
   it('forwards after a crash (SIGKILL) what was recorded and not yet delivered, each once', async () => {
     const env = await forwardingEnv();
