@@ -12,15 +12,19 @@ export interface OutboxEntry {
   readonly record: DynamoDBRecord;
 }
 
+/** How many items' digests a fold keeps: the latest changed, far more than a read can repeat. */
+export const rememberedItems = 10_000;
+
 /**
- * Local mode's stand-in for the table stream, durable in the data folder: a snapshot of the table
- * (each item's key and digest) taken when it started, then every change seen since, appended
- * (JSON Lines, synced) before anything is sent; and a cursor saying how many are done with. The
- * snapshot plus the changes is the table as last seen, so a change made while the server was
- * stopped is still found, and one already appended is never appended again.
+ * Local mode's stand-in for the table stream, durable in the data folder: the digests of the
+ * items last recorded (a snapshot), then every change seen since, appended (JSON Lines, synced)
+ * before anything is sent; and which are done with. An item already recorded as it is now is
+ * never appended again, so a read repeated after a crash adds nothing. The snapshot keeps the
+ * latest {@link rememberedItems} items only: a read is never repeated further back, and a
+ * snapshot of every item ever forwarded would be rewritten whole at each fold.
  */
 export class Outbox {
-  /** Key → digest of every item as last seen. */
+  /** Key → digest of the items last recorded, least recently changed first. */
   readonly seen = new Map<string, string>();
   readonly entries: OutboxEntry[] = [];
   #forwarded = 0;
@@ -32,6 +36,7 @@ export class Outbox {
   private constructor(
     private readonly files: EventFiles,
     started: boolean,
+    private readonly remember: number,
   ) {
     this.#started = started;
   }
@@ -42,10 +47,10 @@ export class Outbox {
   }
 
   /** Reads the folder's outbox; `started` is false when it has no snapshot yet. */
-  static async open(files: EventFiles): Promise<Outbox> {
+  static async open(files: EventFiles, remember = rememberedItems): Promise<Outbox> {
     await mkdir(files.dir, { recursive: true, mode: 0o700 });
     const snapshot = await readJson<{ items: Record<string, string> }>(files.snapshot);
-    const outbox = new Outbox(files, snapshot !== undefined);
+    const outbox = new Outbox(files, snapshot !== undefined, remember);
     for (const [key, digest] of Object.entries(snapshot?.items ?? {})) outbox.seen.set(key, digest);
     const text = await readFile(files.outbox, 'utf8').catch(ifMissing(''));
     const lines = text.split('\n');
@@ -160,6 +165,10 @@ export class Outbox {
    */
   private async compact(): Promise<void> {
     if (this.entries.length === 0 || this.#forwarded < this.entries.length) return;
+    for (const key of this.seen.keys()) {
+      if (this.seen.size <= this.remember) break;
+      this.seen.delete(key);
+    }
     await this.start(new Map(this.seen));
     await writeAtomically(this.files.outbox, '');
     this.entries.length = 0;
@@ -169,8 +178,9 @@ export class Outbox {
   }
 
   private apply(entry: OutboxEntry): void {
-    if (entry.digest === null) this.seen.delete(entry.key);
-    else this.seen.set(entry.key, entry.digest);
+    // Deleted first, so the map's order is the order of the latest change.
+    this.seen.delete(entry.key);
+    if (entry.digest !== null) this.seen.set(entry.key, entry.digest);
     this.entries.push(entry);
   }
 }

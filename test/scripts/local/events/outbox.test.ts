@@ -66,6 +66,22 @@ describe('the outbox of local mode events', () => {
     expect(await readFile(files.outbox, 'utf8')).toBe('');
   });
 
+  it('keeps the digests of the latest changed items only when it folds', async () => {
+    const files = eventFiles(dir);
+    const outbox = await Outbox.open(files, 2);
+    await outbox.start(new Map());
+    await outbox.append([entry('a', 'd1'), entry('b', 'd2'), entry('c', 'd3'), entry('a', 'd4')]);
+    for (let i = 0; i < 4; i++) await outbox.markForwarded();
+
+    const folded = await Outbox.open(files, 2);
+
+    expect(folded.entries).toEqual([]);
+    expect([...folded.seen]).toEqual([
+      ['c', 'd3'],
+      ['a', 'd4'],
+    ]);
+  });
+
   it('never drops a change appended while it compacts', async () => {
     const files = eventFiles(dir);
     const outbox = await Outbox.open(files);
