@@ -3,6 +3,7 @@ import {
   GetItemCommand,
   paginateQuery,
   paginateScan,
+  ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import {
   conflictCountAttributes,
@@ -117,6 +118,76 @@ export async function listConflicts(
     }
   }
   return views;
+}
+
+/** One page of {@link conflictsPage}: its conflicts, and where the next page starts (if any). */
+export interface ConflictsPage {
+  readonly conflicts: readonly ConflictView[];
+  /** The conflicts index's key to continue from (a scan's `ExclusiveStartKey`); absent at the end. */
+  readonly next?: Item;
+}
+
+/**
+ * Up to `limit` conflicts, open ones only unless `all`, continuing from `after`: what a screen
+ * shows. It reads the conflicts index a page at a time (`Limit`, `ExclusiveStartKey`) and only
+ * this page's transactions, so its cost does not grow with the table. Open ones only may need
+ * more than one page of the index to fill a screen; it reads at most `maxRounds` and then stops
+ * short, with a `next` that carries on. Order: the index's (by reference's hash), each round's
+ * conflicts by reference and first delivery.
+ */
+export async function conflictsPage(
+  context: QueryContext,
+  {
+    all,
+    limit,
+    after,
+    maxRounds = 5,
+  }: {
+    readonly all: boolean;
+    readonly limit: number;
+    readonly after?: Item;
+    readonly maxRounds?: number;
+  },
+): Promise<ConflictsPage> {
+  const { client, tableName } = context;
+  const conflicts: ConflictView[] = [];
+  let start = after;
+  for (let round = 0; round < maxRounds && conflicts.length < limit; round += 1) {
+    // Never more than the screen still has room for: every conflict read is shown or skipped
+    // as settled, so the next page starts exactly where this one stopped.
+    const scanned = await client.send(
+      new ScanCommand({
+        TableName: tableName,
+        IndexName: indexNames.byConflictOf,
+        Limit: limit - conflicts.length,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    const byReference = new Map<string, Item[]>();
+    for (const item of scanned.Items ?? []) {
+      const reference = item[attributes.conflictOf]?.S;
+      if (reference === undefined) continue;
+      const kept = byReference.get(reference);
+      if (kept) kept.push(item);
+      else byReference.set(reference, [item]);
+    }
+    const references = [...byReference.keys()].sort();
+    for (let first = 0; first < references.length; first += maxKeysPerBatch) {
+      const batch = references.slice(first, first + maxKeysPerBatch);
+      const transactions = await itemsByReference(context, batch);
+      for (const reference of batch) {
+        const state = stateOf(
+          reference,
+          transactions.get(reference),
+          byReference.get(reference) ?? [],
+        );
+        conflicts.push(...state.conflicts.filter((conflict) => all || !conflict.settlement));
+      }
+    }
+    start = scanned.LastEvaluatedKey;
+    if (start === undefined) break;
+  }
+  return start ? { conflicts, next: start } : { conflicts };
 }
 
 function stateOf(

@@ -4,12 +4,17 @@ import { noteChanges } from '../../local/events/change-notes.js';
 import { operatorIdentity } from '../../settle/operator-identity.js';
 import { maxReasonLength, SettleRefusedError, settleConflict } from '../../settle/settle.js';
 import { settleOutcomeText } from '../../settle/settle-outcome.js';
-import { type ConflictView, listConflicts, readReference } from '../../table/reference-state.js';
+import { type ConflictView, conflictsPage, readReference } from '../../table/reference-state.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
 import { conflictPage, type SettleOutcome } from './conflict-page.js';
+import { decodeKey, encodeKey } from './index-cursor.js';
+
+/** Conflicts per page; `?size=` asks for 1 to 200. */
+const defaultPageSize = 50;
+const maxPageSize = 200;
 
 /**
  * Conflicts as `npm run query -- conflicts` lists them (open ones, or all), one reference's
@@ -23,10 +28,28 @@ export function conflictsView(app: Hono<ConsoleEnv>, console: ConsoleContext): v
 
   app.get('/conflicts', async (c) => {
     const all = c.req.query('all') === '1';
-    const conflicts = await listConflicts(context, { all });
-    const none = all ? 'No conflicts are kept.' : 'No open conflicts.';
-    const count = `${conflicts.length} ${all ? '' : 'open '}conflict${conflicts.length === 1 ? '' : 's'}`;
+    const after = decodeKey(c.req.query('after'));
+    const asked = Number(c.req.query('size'));
+    const size =
+      Number.isInteger(asked) && asked >= 1 ? Math.min(asked, maxPageSize) : defaultPageSize;
+    const { conflicts, next } = await conflictsPage(context, {
+      all,
+      limit: size,
+      ...(after ? { after } : {}),
+    });
+    const kept = new URLSearchParams({
+      ...(all ? { all: '1' } : {}),
+      ...(size === defaultPageSize ? {} : { size: String(size) }),
+    });
+    const none = after
+      ? 'No more conflicts.'
+      : all
+        ? 'No conflicts are kept.'
+        : 'No open conflicts.';
+    const count = `${conflicts.length} ${all ? '' : 'open '}conflict${conflicts.length === 1 ? '' : 's'}${after || next ? ' on this page' : ''}`;
     const current = (yes: boolean) => (yes ? html` aria-current="page"` : '');
+    const nextUrl =
+      next && `/conflicts?${new URLSearchParams([...kept, ['after', encodeKey(next)]])}`;
     return page(c, console, {
       title: 'Conflicts',
       section: '/conflicts',
@@ -37,7 +60,8 @@ export function conflictsView(app: Hono<ConsoleEnv>, console: ConsoleContext): v
 <caption class="muted">${conflicts.length === 0 ? none : count}</caption>
 <thead><tr><th scope="col">Reference</th><th scope="col">Conflict</th><th scope="col">Version</th><th scope="col">First received</th><th scope="col">Last received</th><th scope="col">Deliveries</th><th scope="col">Status</th><th scope="col">Differs in</th></tr></thead>
 <tbody id="conflicts">${conflicts.map(row)}</tbody>
-</table></div>`,
+</table></div>
+<nav class="pager" aria-label="Conflict pages">${after ? html`<a href="/conflicts${kept.size > 0 ? `?${kept}` : ''}">First page</a>` : ''}${nextUrl ? html`<a href="${nextUrl}" rel="next">Next page</a>` : ''}</nav>`,
     });
   });
 
