@@ -27,7 +27,7 @@ async function pageThrough(console: TestConsole, path: string) {
   for (;;) {
     const rows = await page.locator('#conflicts tr').evaluateAll((trs) =>
       trs.map((tr) => {
-        const cells = tr.querySelectorAll('td');
+        const cells = tr.querySelectorAll('td:not(.select)');
         return `${cells[0]?.textContent} ${cells[1]?.textContent}`;
       }),
     );
