@@ -3,8 +3,10 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config.js';
 import { createReceiver } from '../../lambda/create-receiver.js';
+import { transactionsTableOf } from '../../lambda/storage/table-definition.js';
 import { requestHandler } from '../cli/request-handler.js';
 import { createActivityRecorder } from './activity-recorder.js';
 import { acquireDataLock } from './data-lock.js';
@@ -34,6 +36,11 @@ export interface LocalServerOptions {
   readonly forwardEvents?: ForwardEventsOptions;
   /** Serve the operator console too (on 127.0.0.1 whatever `host` is); `npm start` asks for it. */
   readonly console?: LocalConsoleOptions;
+  /**
+   * The declaration to receive, store and forward with instead of the product's: what a
+   * redeploy with a new field does, for the tests that follow a day across one.
+   */
+  readonly fields?: TransactionFields;
 }
 
 export type LocalServer = Awaited<ReturnType<typeof startLocalServer>>;
@@ -106,7 +113,9 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
     const create = { create: isLocalEngine };
     let tableCreated: boolean;
     try {
-      tableCreated = (await ensureTable(client, tableName, create)) === 'created';
+      const declared = options.fields && { transactions: transactionsTableOf(options.fields) };
+      tableCreated =
+        (await ensureTable(client, tableName, { ...create, ...declared })) === 'created';
       await ensureTable(client, config.refusals.tableName, { ...create, table: 'refusals' });
     } finally {
       client.destroy();
@@ -118,12 +127,15 @@ export async function startLocalServer(options: LocalServerOptions = {}) {
       options.forwardEvents &&
       (await startEventForwarding(
         files.dir,
-        { client: newClient(), tableName },
+        { client: newClient(), tableName, ...(options.fields ? { fields: options.fields } : {}) },
         options.forwardEvents,
       ));
     if (events) cleanup.push(() => events.stop());
 
-    const receiver = createReceiver(config, { dynamoDb: connection });
+    const receiver = createReceiver(config, {
+      dynamoDb: connection,
+      ...(options.fields ? { fields: options.fields } : {}),
+    });
     cleanup.push(async () => receiver.close());
     const host = options.host ?? '127.0.0.1';
     // The console's Activity figures: counted in this process, so empty at every start.

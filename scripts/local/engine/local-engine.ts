@@ -7,6 +7,7 @@ import {
   ResourceNotFoundException,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
+import type { TableDefinition } from '../../../lambda/storage/table-definition.js';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
 import { migrateTable } from './table-migration.js';
 
@@ -60,10 +61,19 @@ const tables = {
 export async function ensureTable(
   client: DynamoDBClient,
   tableName: string,
-  options: { create: boolean; migrate?: boolean; table?: keyof typeof tables },
+  options: {
+    create: boolean;
+    migrate?: boolean;
+    table?: keyof typeof tables;
+    /** The transactions table as a declaration other than the product's defines it. */
+    transactions?: TableDefinition;
+  },
 ): Promise<'created' | 'migrated' | 'exists'> {
   const { input: inputFor, name, setting, definition } = tables[options.table ?? 'transactions'];
-  const input = inputFor(tableName);
+  const input =
+    options.transactions && (options.table ?? 'transactions') === 'transactions'
+      ? createTableInput(tableName, options.transactions)
+      : inputFor(tableName);
   if (options.migrate ?? options.create) {
     const changes = await migrateTable(client, input);
     if (changes.length > 0) {

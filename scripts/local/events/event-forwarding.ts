@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { TransactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { countDeadLetters } from './dead-letters.js';
 import { eventFiles } from './event-files.js';
 import { startEventForwarder } from './event-forwarder.js';
@@ -31,7 +32,12 @@ export interface ForwardEventsOptions {
  */
 export async function startEventForwarding(
   runDir: string,
-  source: { readonly client: DynamoDBClient; readonly tableName: string },
+  source: {
+    readonly client: DynamoDBClient;
+    readonly tableName: string;
+    /** The declaration the table's indexes are named by. @default transactionFields */
+    readonly fields?: TransactionFields;
+  },
   options: ForwardEventsOptions,
 ) {
   const files = eventFiles(runDir);

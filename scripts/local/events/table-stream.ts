@@ -6,6 +6,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
+import type { TransactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { attributes } from '../../../lambda/storage/table-definition.js';
 import { lambdaJson } from '../../replay/republish.js';
 import { type CursorPosition, LiveCursor } from '../../table/live-cursor.js';
@@ -19,6 +20,8 @@ type Item = Record<string, AttributeValue>;
 export interface TableStreamOptions {
   readonly client: DynamoDBClient;
   readonly tableName: string;
+  /** The declaration the table's indexes are named by. @default transactionFields */
+  readonly fields?: TransactionFields;
   readonly files: EventFiles;
   readonly outbox: Outbox;
   /** Pause between two reads when nothing woke the stream. @default 1000 */
@@ -39,7 +42,8 @@ export interface TableStreamOptions {
  */
 export function startTableStream(options: TableStreamOptions) {
   const { outbox, files, onAppended, onError } = options;
-  const context = { client: options.client, tableName: options.tableName };
+  const { client, tableName, fields } = options;
+  const context = { client, tableName, ...(fields && { fields }) };
   const follow = { conflicts: true } as const;
   const pollMs = options.pollMs ?? 1_000;
   let stopping = false;
