@@ -1,6 +1,11 @@
 import { isUtf8 } from 'node:buffer';
 import type { Context } from 'hono';
 import { html } from 'hono/html';
+import {
+  isResolved,
+  maxResolutionReasonLength,
+  type RefusalResolution,
+} from '../../resubmit/refusal-resolution.js';
 import { answerText, resubmitRefusal } from '../../resubmit/resubmit.js';
 import type { KeptRefusal } from '../../table/refusal-item.js';
 import type { ConsoleContext, ConsoleEnv, ConsoleReceiver } from '../console-context.js';
@@ -56,6 +61,7 @@ export function refusalPage(
   console: ConsoleContext,
   refusal: KeptRefusal,
   outcome?: ResubmitOutcome,
+  resolution?: RefusalResolution,
 ) {
   const reference = refusal.reference;
   return page(c, console, {
@@ -63,6 +69,7 @@ export function refusalPage(
     section: '/refusals',
     body: html`${outcome ? answered(outcome, reference) : ''}
 <dl class="fields">
+<dt>State</dt><dd>${stateText(resolution, refusal.lastReceivedAt)}</dd>
 <dt>Status</dt><dd>${refusal.status} <code>${shown(refusal.problem)}</code></dd>
 ${refusal.fieldErrors?.length ? html`<dt>Fields</dt><dd><ul class="plain">${refusal.fieldErrors.map((error) => html`<li><code>${shown(error.field)}</code>: ${shown(error.message)}</li>`)}</ul></dd>` : ''}
 <dt>Reference</dt><dd>${reference === undefined ? html`<span class="muted">(none in the body)</span>` : html`<code>${shown(reference)}</code>`}</dd>
@@ -78,6 +85,7 @@ ${refusal.id === undefined ? '' : html`<dt>Transaction id</dt><dd><code>${shown(
 </dl>
 <h2 id="resubmit">Resubmit</h2>
 ${resubmitForm(c, console, refusal)}
+${console.allowActions ? html`<h2 id="resolve">Mark resolved</h2>${resolveForm(c, refusal, resolution)}` : ''}
 <h2>Headers</h2>
 ${headers(refusal)}
 <h2>Body</h2>
@@ -114,6 +122,36 @@ ${csrfField(c)}
 <code>npm run resubmit</code> does, and shows what the receiver answers now.</p>
 <label>Content-Type (empty: as kept)<input name="contentType" placeholder="${contentTypeOf(refusal) ?? 'application/json'}"></label>
 <p class="actions"><button type="submit">Resubmit</button></p>
+</form>`;
+}
+
+/** Open, or who dealt with it, when and why (and whether it came again since). */
+function stateText(resolution: RefusalResolution | undefined, lastReceivedAt: string) {
+  if (resolution === undefined) return html`<span class="badge open">open</span>`;
+  const what = html`${resolution.how === 'resubmitted' ? 'resubmitted' : 'marked resolved'} by ${shown(resolution.by)} at <time datetime="${resolution.at}">${shown(resolution.at)}</time>: ${shown(resolution.why)}`;
+  return isResolved(resolution, lastReceivedAt)
+    ? html`<span class="badge ok">resolved</span> ${what}`
+    : html`<span class="badge open">open again</span> delivered again since it was ${what}`;
+}
+
+/** Records that it was dealt with (a ticket, what the gateway said), with who and when. */
+function resolveForm(
+  c: Context<ConsoleEnv>,
+  refusal: KeptRefusal,
+  resolution: RefusalResolution | undefined,
+) {
+  if (isResolved(resolution, refusal.lastReceivedAt)) {
+    return html`<p class="muted">Already resolved; marking it again replaces the reason.</p>${resolveFields(c, refusal)}`;
+  }
+  return resolveFields(c, refusal);
+}
+
+function resolveFields(c: Context<ConsoleEnv>, refusal: KeptRefusal) {
+  const action = `/refusals/${encodeURIComponent(refusal.digest)}/resolve`;
+  return html`<form class="stacked" method="post" action="${action}">
+${csrfField(c)}
+<label>Why it is dealt with<textarea name="reason" required maxlength="${maxResolutionReasonLength}" rows="2"></textarea></label>
+<p class="actions"><button type="submit">Mark resolved</button></p>
 </form>`;
 }
 

@@ -4,17 +4,34 @@ import { UsageError } from '../../cli/cli-errors.js';
 import { explainNetworkFailure } from '../../gateway/delivery-failure.js';
 import { refusalListView } from '../../query/refusal-view.js';
 import {
+  isResolved,
+  maxResolutionReasonLength,
+  type RefusalResolution,
+  ResolveRefusedError,
+  resolutionsOf,
+  resolveRefusal,
+} from '../../resubmit/refusal-resolution.js';
+import { operatorIdentity } from '../../settle/operator-identity.js';
+import {
   digestPrefix,
   findRefusal,
   firstReceivedTimes,
   listRefusalSummaries,
 } from '../../table/kept-refusals.js';
+import type { KeptRefusal } from '../../table/refusal-item.js';
 import { timeWindow } from '../../table/time-window.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';
-import { page } from '../html/layout.js';
+import { csrfField, page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { type BulkOutcome, bulkConfirmation, bulkOutcomes, selectedValues } from './bulk-action.js';
 import { type ResubmitOutcome, refusalPage, resubmit } from './refusal-page.js';
+
+/** Which refusals the list shows: not yet dealt with (the default), dealt with, or both. */
+type StateFilter = 'open' | 'resolved' | 'all';
+
+/** Index entries the open or resolved list reads at most to fill a page (then says so). */
+const stateScanLimit = 1000;
 
 /** Rows a list page shows at most (two key reads for their first times); filters find the rest. */
 const listLimit = 200;
@@ -26,6 +43,8 @@ const listLimit = 200;
  */
 export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): void {
   const context = { client: console.tables.client, tableName: console.tables.refusalsTableName };
+  const operator =
+    console.operator ?? (() => operatorIdentity({ aws: console.mode === 'deployed' }));
 
   app.get('/refusals', async (c) => {
     const filters = {
@@ -38,29 +57,181 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       c.status(400);
-      return listPage(c, console, filters, [], false, new Map(), error.message);
+      return listPage(c, console, filters, [], false, new Map(), { problem: error.message });
     }
-    const rows = [];
+    const state = stateOf(c.req.query('state'));
+    const rows: Summary[] = [];
     let more = false;
+    let stoppedShort = false;
     const reference = filters.reference || undefined;
+    const resolutions = new Map<string, RefusalResolution>();
+    // Read in batches: each batch's resolutions by key, then only the rows in the chosen state.
+    let batch: Summary[] = [];
+    let examined = 0;
+    const take = async () => {
+      const found = await resolutionsOf(
+        context,
+        batch.map((refusal) => refusal.digest),
+      );
+      for (const refusal of batch) {
+        const resolution = found.get(refusal.digest);
+        if (resolution) resolutions.set(refusal.digest, resolution);
+        const resolved = isResolved(resolution, refusal.lastReceivedAt);
+        if (state === 'all' || (state === 'resolved') === resolved) {
+          if (rows.length === listLimit) {
+            more = true;
+            break;
+          }
+          rows.push(refusal);
+        }
+      }
+      batch = [];
+    };
     for await (const refusal of listRefusalSummaries(context, { since, reference })) {
-      if (rows.length === listLimit) {
-        more = true;
+      batch.push(refusal);
+      examined += 1;
+      if (batch.length === 100) await take();
+      if (more) break;
+      if (state !== 'all' && examined >= stateScanLimit) {
+        stoppedShort = true;
         break;
       }
-      rows.push(refusal);
     }
+    if (!more && batch.length > 0) await take();
     const firsts = await firstReceivedTimes(
       context,
       rows.map((refusal) => refusal.digest),
     );
-    return listPage(c, console, filters, rows, more, firsts);
+    return listPage(c, console, { ...filters, state }, rows, more || stoppedShort, firsts, {
+      resolutions,
+    });
+  });
+
+  // Several refusals at once: resubmitted, or marked resolved with one reason. Each on its own,
+  // so one that fails is reported while the others go ahead.
+  app.post('/refusals/selected', async (c) => {
+    if (!console.allowActions) return refuseReadOnly(c);
+    const form = await c.req.parseBody({ all: true });
+    const field = (name: string) => {
+      const value = form[name];
+      return typeof value === 'string' ? value : '';
+    };
+    const digests = selectedValues(form, 'item').filter((value) => /^[0-9a-f]{64}$/.test(value));
+    const action = field('action');
+    const reason = field('reason');
+    const problem =
+      digests.length === 0
+        ? 'Select at least one refusal.'
+        : action !== 'resubmit' && action !== 'resolve'
+          ? 'Choose Resubmit selected or Mark selected resolved.'
+          : action === 'resubmit' && !console.receiver
+            ? 'Resubmit needs a receiver, and this console was given none.'
+            : action === 'resolve' &&
+                (reason.trim() === '' || reason.length > maxResolutionReasonLength)
+              ? `Give a reason, up to ${maxResolutionReasonLength} characters: it is kept with each refusal.`
+              : undefined;
+    if (problem !== undefined) {
+      c.status(422);
+      return page(c, console, {
+        title: 'Selected refusals',
+        section: '/refusals',
+        body: html`<p class="notice error" role="alert">${problem} Nothing was sent or written.</p><p><a href="/refusals">Back to the refusals</a></p>`,
+      });
+    }
+    const count = `${digests.length} refusal${digests.length === 1 ? '' : 's'}`;
+    if (field('confirmed') !== '1') {
+      return page(c, console, {
+        title: 'Selected refusals',
+        section: '/refusals',
+        body: bulkConfirmation(c, {
+          action: '/refusals/selected',
+          question:
+            action === 'resubmit'
+              ? `Resubmit ${count} to ${console.receiver?.url ?? ''}?`
+              : `Mark ${count} resolved?`,
+          button: action === 'resubmit' ? `Resubmit ${count}` : `Mark ${count} resolved`,
+          cancel: '/refusals',
+          items: digests.map((digest) => ({ value: digest, label: digest.slice(0, 16) })),
+          fields: { action, reason },
+        }),
+      });
+    }
+    const outcomes: BulkOutcome[] = [];
+    const by = await operator().catch(() => undefined);
+    for (const digest of digests) {
+      const href = `/refusals/${digest}`;
+      const item = digest.slice(0, 16);
+      const found = await refusalNamed(digest);
+      if (typeof found === 'string') {
+        outcomes.push({ item, href, ok: false, text: found });
+        continue;
+      }
+      if (action === 'resolve') {
+        if (by === undefined) {
+          outcomes.push({
+            item,
+            href,
+            ok: false,
+            text: 'Not marked: who you are could not be established.',
+          });
+          continue;
+        }
+        try {
+          await resolveRefusal(context, digest, {
+            by,
+            at: new Date().toISOString(),
+            why: reason,
+            how: 'marked',
+          });
+          outcomes.push({
+            item,
+            href,
+            ok: true,
+            text: `Marked resolved by ${by}: ${reason.trim()}`,
+          });
+        } catch (error) {
+          if (!(error instanceof ResolveRefusedError)) throw error;
+          outcomes.push({ item, href, ok: false, text: `Not marked: ${error.message}.` });
+        }
+        continue;
+      }
+      const outcome = await resubmitted(found, '');
+      outcomes.push({ item, href, ok: outcome.ok, text: outcome.text });
+    }
+    return page(c, console, {
+      title: 'Selected refusals',
+      section: '/refusals',
+      body: html`${bulkOutcomes(outcomes)}<p><a href="/refusals">Back to the open refusals</a></p>`,
+    });
+  });
+
+  app.post('/refusals/:digest/resolve', async (c) => {
+    if (!console.allowActions) return refuseReadOnly(c);
+    const found = await refusalNamed(c.req.param('digest'));
+    if (typeof found === 'string') return notFound(c, found);
+    const form = await c.req.parseBody();
+    const reason = typeof form.reason === 'string' ? form.reason : '';
+    let outcome: ResubmitOutcome;
+    try {
+      const by = await operator();
+      await resolveRefusal(context, found.digest, {
+        by,
+        at: new Date().toISOString(),
+        why: reason,
+        how: 'marked',
+      });
+      outcome = { ok: true, text: `Marked resolved by ${by}.` };
+    } catch (error) {
+      c.status(error instanceof ResolveRefusedError ? 422 : 503);
+      outcome = { ok: false, text: `Not marked, nothing was written: ${message(error)}.` };
+    }
+    return refusalPage(c, console, found, outcome, await resolutionOfOne(found.digest));
   });
 
   app.get('/refusals/:digest', async (c) => {
     const found = await refusalNamed(c.req.param('digest'));
     if (typeof found === 'string') return notFound(c, found);
-    return refusalPage(c, console, found);
+    return refusalPage(c, console, found, undefined, await resolutionOfOne(found.digest));
   });
 
   app.post('/refusals/:digest/resubmit', async (c) => {
@@ -72,18 +243,55 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
     if (typeof found === 'string') return notFound(c, found);
     const form = await c.req.parseBody();
     const type = typeof form.contentType === 'string' ? form.contentType.trim() : '';
-    let outcome: ResubmitOutcome;
-    try {
-      outcome = await resubmit(found, console.receiver, type);
-    } catch (error) {
-      const timeoutMs = console.receiver.timeoutMs ?? 10_000;
-      c.status(502);
-      outcome = { ok: false, text: explainNetworkFailure(error, console.receiver.url, timeoutMs) };
-    }
+    const outcome = await resubmitted(found, type);
+    if (outcome.unanswered) c.status(502);
     // Read again: a refusal repeated is counted on the kept one.
     const now = await refusalNamed(found.digest);
-    return refusalPage(c, console, typeof now === 'string' ? found : now, outcome);
+    const shownRefusal = typeof now === 'string' ? found : now;
+    return refusalPage(c, console, shownRefusal, outcome, await resolutionOfOne(found.digest));
   });
+
+  /**
+   * Sends the kept body again; an answer in 2xx (the receiver recorded it, or had it already)
+   * marks the refusal resolved, `resubmitted, 204 recorded`, by whoever sent it.
+   */
+  async function resubmitted(
+    found: KeptRefusal,
+    contentType: string,
+  ): Promise<ResubmitOutcome & { readonly unanswered?: true }> {
+    const receiver = console.receiver;
+    if (!receiver) return { ok: false, text: 'Not sent: no receiver is configured for resubmit.' };
+    let outcome: ResubmitOutcome;
+    try {
+      outcome = await resubmit(found, receiver, contentType);
+    } catch (error) {
+      const timeoutMs = receiver.timeoutMs ?? 10_000;
+      return {
+        ok: false,
+        unanswered: true,
+        text: explainNetworkFailure(error, receiver.url, timeoutMs),
+      };
+    }
+    if (!outcome.ok || outcome.status === undefined) return outcome;
+    const why = ['resubmitted,', outcome.status, outcome.outcome].filter(Boolean).join(' ');
+    try {
+      const by = await operator();
+      await resolveRefusal(context, found.digest, {
+        by,
+        at: new Date().toISOString(),
+        why,
+        how: 'resubmitted',
+      });
+      // The page's State says so; the answer stays in the CLI's words.
+      return outcome;
+    } catch (error) {
+      return { ...outcome, text: `${outcome.text} Not marked resolved: ${message(error)}.` };
+    }
+  }
+
+  async function resolutionOfOne(digest: string): Promise<RefusalResolution | undefined> {
+    return (await resolutionsOf(context, [digest])).get(digest);
+  }
 
   /** The refusal a whole digest or a prefix of one names, or why none is shown. */
   async function refusalNamed(digest: string) {
@@ -106,16 +314,37 @@ type Summary = Parameters<typeof refusalListView.tableRows>[0];
 function listPage(
   c: Context<ConsoleEnv>,
   console: ConsoleContext,
-  filters: { readonly since?: string | undefined; readonly reference?: string | undefined },
+  filters: {
+    readonly since?: string | undefined;
+    readonly reference?: string | undefined;
+    readonly state?: StateFilter;
+  },
   rows: readonly Summary[],
   more: boolean,
   firsts: ReadonlyMap<string, string>,
-  problem?: string,
+  extra: {
+    readonly problem?: string;
+    readonly resolutions?: ReadonlyMap<string, RefusalResolution>;
+  } = {},
 ) {
+  const state = filters.state ?? 'open';
+  const resolutions = extra.resolutions ?? new Map<string, RefusalResolution>();
+  const which = { open: 'open ', resolved: 'resolved ', all: '' }[state];
   const caption =
     rows.length === 0
-      ? 'No kept refusals match.'
-      : `${rows.length} kept refusal${rows.length === 1 ? '' : 's'}, newest first${more ? ` (the newest ${listLimit}: narrow with Since or Reference for older ones)` : ''}`;
+      ? `No ${which}kept refusals match.`
+      : `${rows.length} ${which}kept refusal${rows.length === 1 ? '' : 's'}, newest first${more ? ` (the newest: narrow with Since or Reference for older ones)` : ''}`;
+  const selectable = console.allowActions && rows.length > 0;
+  const kept = (next: StateFilter) => {
+    const query = new URLSearchParams(
+      Object.entries({ since: filters.since, reference: filters.reference }).flatMap(
+        ([name, value]): [string, string][] => (value ? [[name, value]] : []),
+      ),
+    );
+    if (next !== 'open') query.set('state', next);
+    return `/refusals${query.size > 0 ? `?${query}` : ''}`;
+  };
+  const current = (yes: boolean) => (yes ? html` aria-current="page"` : '');
   return page(c, console, {
     title: 'Refusals',
     section: '/refusals',
@@ -124,25 +353,62 @@ kept with their body so they can be looked at and sent again once the cause is f
 <form class="filters" method="get" action="/refusals" role="search">
 <label>Since (UTC)<input name="since" value="${filters.since ?? ''}" placeholder="2026-11-25"></label>
 <label>Reference<input name="reference" value="${filters.reference ?? ''}"></label>
+${state === 'open' ? '' : html`<input type="hidden" name="state" value="${state}">`}
 <button type="submit">Filter</button> <a href="/refusals">Clear</a>
 </form>
-${problem ? html`<p class="notice error" role="alert">${shown(problem)}</p>` : ''}
+<nav class="pager" aria-label="Which refusals"><a href="${kept('open')}"${current(state === 'open')}>Open</a><a href="${kept('resolved')}"${current(state === 'resolved')}>Resolved</a><a href="${kept('all')}"${current(state === 'all')}>All</a></nav>
+${extra.problem ? html`<p class="notice error" role="alert">${shown(extra.problem)}</p>` : ''}
+${selectable ? html`<form method="post" action="/refusals/selected" id="refusals-selected">${csrfField(c)}</form>` : ''}
 <div class="table-wrap"><table>
 <caption class="muted">${caption}</caption>
-<thead><tr>${['First received', ...refusalListView.tableHead].map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
-<tbody id="refusals">${rows.map((refusal) => row(refusal, firsts.get(refusal.digest) ?? ''))}</tbody>
-</table></div>`,
+<thead><tr>${selectable ? html`<th scope="col" class="select"><span class="visually-hidden">Select</span></th>` : ''}${['First received', ...refusalListView.tableHead, 'State'].map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
+<tbody id="refusals">${rows.map((refusal) => row(refusal, firsts.get(refusal.digest) ?? '', resolutions.get(refusal.digest), selectable))}</tbody>
+</table></div>
+${selectable ? selectedForm(console) : ''}`,
   });
 }
 
-/** When it first came, then the CLI's columns; the digest links to the refusal. */
-function row(refusal: Summary, first: string) {
+/** The bulk form's fields, after the table: its rows' boxes belong to it by `form`. */
+function selectedForm(console: ConsoleContext) {
+  return html`<fieldset class="bulk" form="refusals-selected">
+<legend>The selected refusals</legend>
+<label>Reason (kept with each one marked resolved)<textarea name="reason" form="refusals-selected" maxlength="${maxResolutionReasonLength}" rows="2"></textarea></label>
+<div class="actions">${console.receiver ? html`<button type="submit" form="refusals-selected" name="action" value="resubmit">Resubmit selected</button>` : ''}
+<button type="submit" form="refusals-selected" name="action" value="resolve">Mark selected resolved</button></div>
+</fieldset>`;
+}
+
+/** open, resolved (by whom, why) or open again (delivered again since it was dealt with). */
+export function stateBadge(resolution: RefusalResolution | undefined, lastReceivedAt: string) {
+  if (resolution === undefined) return html`<span class="badge open">open</span>`;
+  if (!isResolved(resolution, lastReceivedAt)) {
+    return html`<span class="badge open" title="resolved ${resolution.at} by ${resolution.by}, then delivered again">open again</span>`;
+  }
+  return html`<span class="badge ok" title="${resolution.at} by ${resolution.by}">resolved</span> <span class="muted">${shown(resolution.why)}</span>`;
+}
+
+function stateOf(text: string | undefined): StateFilter {
+  return text === 'resolved' || text === 'all' ? text : 'open';
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** When it first came, then the CLI's columns, then its state; the digest links to the refusal. */
+function row(
+  refusal: Summary,
+  first: string,
+  resolution: RefusalResolution | undefined,
+  selectable: boolean,
+) {
   const [cells = []] = refusalListView.tableRows(refusal);
   const numeric = new Set<number>(refusalListView.alignRight);
   const last = cells.length - 1;
-  return html`<tr><td>${shown(first)}</td>${cells.map((cell, index) =>
+  const box = html`<td class="select"><input type="checkbox" name="item" form="refusals-selected" value="${refusal.digest}" aria-label="Select refusal ${refusal.digest.slice(0, 16)}"></td>`;
+  return html`<tr>${selectable ? box : ''}<td>${shown(first)}</td>${cells.map((cell, index) =>
     index === last
       ? html`<td><a href="/refusals/${encodeURIComponent(refusal.digest)}" class="mono">${shown(cell)}</a></td>`
       : html`<td${numeric.has(index) ? html` class="num"` : ''}>${shown(cell)}</td>`,
-  )}</tr>`;
+  )}<td>${stateBadge(resolution, refusal.lastReceivedAt)}</td></tr>`;
 }

@@ -45,7 +45,7 @@ const resubmitted = (page: Page) => clickToPost(page, 'Resubmit');
 
 /** The note a refusal's page shows in place of the resubmit form, checked to be absent. */
 async function formlessNote(page: Page) {
-  expect(await page.locator('form').count()).toBe(0);
+  expect(await page.locator('form.resubmit').count()).toBe(0);
   return page.getByRole('note').textContent();
 }
 
@@ -66,7 +66,8 @@ forEachEngine((engine: Engine) => {
 
       const page = await console.signedIn(browser, '/refusals');
       const row = await listed(page, reference);
-      const [first, last, ...cells] = await row.locator('td').allTextContents();
+      // The cells after the select box.
+      const [first, last, ...cells] = await row.locator('td:not(.select)').allTextContents();
       expect(cells.slice(0, 4)).toEqual(['3', '422', 'invalid-transaction', reference]);
       // First and last delivery, each in its own column.
       expect(first).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
@@ -135,6 +136,15 @@ forEachEngine((engine: Engine) => {
 
       expect(await forgedPost(page, `${page.url()}/resubmit`)).toBe(403);
       expect(await recorded(console, reference)).toBeUndefined();
+      // Nor marked resolved, one or several: no form offers it, and a forged one is refused.
+      expect(await page.getByRole('button', { name: 'Mark resolved' }).count()).toBe(0);
+      const digest = page.url().split('/').pop() ?? '';
+      expect(await forgedPost(page, `${page.url()}/resolve`, { reason: 'forged' })).toBe(403);
+      const selected = { item: digest, action: 'resolve', reason: 'forged', confirmed: '1' };
+      expect(await forgedPost(page, `${console.server.origin}/refusals/selected`, selected)).toBe(
+        403,
+      );
+      expect((await storedItem(console.refusals, { digest }))?.resolution).toBeUndefined();
       await page.close();
     });
   });
