@@ -3,6 +3,8 @@ import { html } from 'hono/html';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { csrfFieldName } from '../security/same-origin-post.js';
 import { shown } from './shown-text.js';
+// Registers relative-time.js, which every page loads.
+import './times.js';
 
 /** The views, in the navigation's order. */
 export const sections = [
@@ -51,6 +53,7 @@ export function page(c: Context<ConsoleEnv>, console: ConsoleContext, parts: Pag
 ${(parts.styles ?? []).map((href) => html`<link rel="stylesheet" href="/assets/${href}">`)}
 <script src="/assets/htmx.min.js" defer></script>
 <script src="/assets/console.js" defer></script>
+<script src="/assets/relative-time.js" defer></script>
 ${(parts.scripts ?? []).map((src) => html`<script src="/assets/${src}" defer></script>`)}
 </head>
 <body>

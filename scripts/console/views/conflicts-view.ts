@@ -9,6 +9,7 @@ import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';
 import { csrfField, page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { timeOf } from '../html/times.js';
 import { type BulkOutcome, bulkConfirmation, bulkOutcomes, selectedValues } from './bulk-action.js';
 import { conflictPage, type SettleOutcome } from './conflict-page.js';
 import { decodeKey, encodeKey } from './index-cursor.js';
@@ -236,16 +237,16 @@ function row(conflict: ConflictView, selectable = false) {
   const link = `/conflicts/${encodeURIComponent(conflict.reference)}#conflict-${conflict.id}`;
   const settlement = conflict.settlement;
   const status = settlement
-    ? html`settled ${settlement.resolution} by ${shown(settlement.settledBy)}`
-    : 'open';
+    ? html`<span class="badge ok">settled</span> ${settlement.resolution} by ${shown(settlement.settledBy)}`
+    : html`<span class="badge open">open</span>`;
   const fields = conflict.differences.map((difference) => difference.field).join(', ');
   const box = conflict.settlement
     ? html`<td class="select"></td>`
     : html`<td class="select"><input type="checkbox" name="item" form="settle-selected" value="${conflict.transactionVersion}:${conflict.fingerprint}:${conflict.reference}" aria-label="Select ${conflict.reference} conflict ${conflict.id}"></td>`;
   return html`<tr>${selectable ? box : ''}
 <td><a href="${link}">${shown(conflict.reference)}</a></td><td><code>${conflict.id}</code></td>
-<td class="num">${conflict.transactionVersion}</td><td>${shown(conflict.firstReceivedAt)}</td>
-<td>${shown(conflict.lastReceivedAt)}</td><td class="num">${conflict.deliveries}</td>
+<td class="num">${conflict.transactionVersion}</td><td>${timeOf(conflict.firstReceivedAt)}</td>
+<td>${timeOf(conflict.lastReceivedAt)}</td><td class="num">${conflict.deliveries}</td>
 <td>${status}</td><td>${shown(fields || '(nothing now)')}</td></tr>`;
 }
 

@@ -24,6 +24,7 @@ import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';
 import { csrfField, page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { timeOf } from '../html/times.js';
 import { type BulkOutcome, bulkConfirmation, bulkOutcomes, selectedValues } from './bulk-action.js';
 import { type ResubmitOutcome, refusalPage, resubmit } from './refusal-page.js';
 
@@ -395,6 +396,8 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+const statusColumn = refusalListView.tableHead.indexOf('Status');
+
 /** When it first came, then the CLI's columns, then its state; the digest links to the refusal. */
 function row(
   refusal: Summary,
@@ -406,9 +409,13 @@ function row(
   const numeric = new Set<number>(refusalListView.alignRight);
   const last = cells.length - 1;
   const box = html`<td class="select"><input type="checkbox" name="item" form="refusals-selected" value="${refusal.digest}" aria-label="Select refusal ${refusal.digest.slice(0, 16)}"></td>`;
-  return html`<tr>${selectable ? box : ''}<td>${shown(first)}</td>${cells.map((cell, index) =>
+  return html`<tr>${selectable ? box : ''}<td>${timeOf(first)}</td>${cells.map((cell, index) =>
     index === last
       ? html`<td><a href="/refusals/${encodeURIComponent(refusal.digest)}" class="mono">${shown(cell)}</a></td>`
-      : html`<td${numeric.has(index) ? html` class="num"` : ''}>${shown(cell)}</td>`,
+      : index === 0
+        ? html`<td>${timeOf(cell)}</td>`
+        : index === statusColumn
+          ? html`<td><span class="badge bad">${shown(cell)}</span></td>`
+          : html`<td${numeric.has(index) ? html` class="num"` : ''}>${shown(cell)}</td>`,
   )}<td>${stateBadge(resolution, refusal.lastReceivedAt)}</td></tr>`;
 }

@@ -8,6 +8,7 @@ import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { timeOf } from '../html/times.js';
 import {
   type Cursor,
   type Newest,
@@ -96,10 +97,22 @@ function row(item: StoredItem) {
   const [cells = []] = transactionView.tableRows(item);
   const reference = String(item.reference);
   return html`<tr>${cells.map((cell, index) =>
-    index === 1
-      ? html`<td><a href="/transactions/${encodeURIComponent(reference)}">${shown(cell)}</a></td>`
-      : html`<td${numeric[index] ? html` class="num"` : ''}>${shown(cell)}</td>`,
+    index === 0
+      ? html`<td>${timeOf(cell)}</td>`
+      : index === 1
+        ? html`<td><a href="/transactions/${encodeURIComponent(reference)}">${shown(cell)}</a></td>`
+        : index === statusColumn
+          ? html`<td>${statusBadge(cell)}</td>`
+          : html`<td${numeric[index] ? html` class="num"` : ''}>${shown(cell)}</td>`,
   )}</tr>`;
+}
+
+const statusColumn = transactionView.tableHead.indexOf('status');
+
+/** The gateway's verdict as a badge: the word always, green or red beside it. */
+function statusBadge(status: string) {
+  const tone = status === 'Confirm' ? 'ok' : status === 'Reject' ? 'bad' : 'neutral';
+  return html`<span class="badge ${tone}">${shown(status)}</span>`;
 }
 
 /** Right-aligned columns: the declared integers and decimals. */

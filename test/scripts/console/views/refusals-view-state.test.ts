@@ -68,7 +68,10 @@ forEachEngine((engine) => {
       expect(await console.deliver(fields)).toBe(422);
       expect(await listedReferences(page, '/refusals', console.server.origin)).toContain(reference);
       expect(
-        await page.locator('#refusals tr', { hasText: reference }).locator('.badge').textContent(),
+        await page
+          .locator('#refusals tr', { hasText: reference })
+          .locator('td:last-child .badge')
+          .textContent(),
       ).toBe('open again');
       await page.close();
     });
