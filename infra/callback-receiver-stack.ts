@@ -176,7 +176,7 @@ export class CallbackReceiverStack extends Stack {
     output('TableName', 'Transactions table (RETAIN: survives cdk destroy)', this.table.tableName);
     output(
       'RefusalsTableName',
-      'Refused deliveries kept for their retention: npm run query -- refused --table',
+      'Refused deliveries kept for their retention: npx callback-receiver query refused --table',
       this.refusalsTable.tableName,
     );
     output(
@@ -201,12 +201,12 @@ export class CallbackReceiverStack extends Stack {
     );
     output(
       'SettlePolicyArn',
-      'Attach to operators who settle conflicts (npm run settle): least privilege',
+      'Attach to operators who settle conflicts (npx callback-receiver settle): least privilege',
       this.settlePolicy.policy.managedPolicyArn,
     );
     output(
       'ConsoleReadPolicyArn',
-      'Attach to operators who run npm run console -- --stack (read-only): least privilege',
+      'Attach to operators who run npx callback-receiver console --stack (read-only): least privilege',
       this.consoleReadPolicy.policy.managedPolicyArn,
     );
     if (this.api.domain && this.api.customCallbackUrl) {

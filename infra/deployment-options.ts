@@ -147,7 +147,7 @@ export const deploymentOptions = {
     default: 'none',
     meaning:
       'Roles besides the stream consumer that may publish on the event bus: the operators who ' +
-      'run `npm run replay` and `npm run redrive`. The bus denies PutEvents to every other ' +
+      'run `npx callback-receiver replay` and `npx callback-receiver redrive`. The bus denies PutEvents to every other ' +
       'principal. Not needed at the first deploy: a later deploy adds them, changing only the ' +
       'bus’s policy',
     schema: listOf(

@@ -31,7 +31,7 @@ export class ConsoleReadPolicy extends Construct {
     const tables = [props.table.tableArn, props.refusalsTable.tableArn];
     this.policy = new ManagedPolicy(this, 'Policy', {
       description:
-        'Callback receiver: the operator console, read-only (npm run console -- --stack): ' +
+        'Callback receiver: the operator console, read-only (npx callback-receiver console --stack): ' +
         'the stack outputs, both tables by key and by index, the stack metrics',
       statements: [
         new PolicyStatement({

@@ -82,7 +82,7 @@ export class SettlePolicy extends Construct {
     const writtenAttributes = [...settleWrittenAttributes];
     this.policy = new ManagedPolicy(this, 'Policy', {
       description:
-        'Callback receiver: settle conflicts (npm run settle): read the transactions, write a ' +
+        'Callback receiver: settle conflicts (npx callback-receiver settle): read the transactions, write a ' +
         'correction or close a conflict; never delete or replace an item',
       statements: [
         // A reference's transaction by key; its conflicts (and all open ones) from their index.

@@ -119,7 +119,8 @@ function chosenConflict(state: ReferenceState, id: string | undefined): Conflict
   }
   if (open.length === 0) {
     const settled = state.conflicts.length;
-    const note = settled > 0 ? ` (${settled} settled: npm run query -- conflicts --all)` : '';
+    const note =
+      settled > 0 ? ` (${settled} settled: npx callback-receiver query conflicts --all)` : '';
     throw new SettleRefusedError(`no open conflict for reference ${reference}${note}`);
   }
   if (open.length > 1) {
@@ -162,7 +163,7 @@ function whatChanged(before: ReferenceState, after: ReferenceState): string {
       )
       .join('; ');
   }
-  return 'it was written by someone else; read it again (npm run query -- get)';
+  return 'it was written by someone else; read it again (npx callback-receiver query get)';
 }
 
 function correctedBy(correction: Record<string, AttributeValue>): string {

@@ -139,7 +139,8 @@ describe('local mode in memory: a private run folder the tools find through the 
 
   beforeAll(async () => {
     server = await startServer({ PORT: String(await freePort()) }, { args: ['--in-memory'] });
-    runDir = /^ {2}DATA_DIR='([^']+)' npm run simulate -- /m.exec(server.stdout())?.[1] ?? '';
+    runDir =
+      /^ {2}DATA_DIR='([^']+)' npx callback-receiver simulate /m.exec(server.stdout())?.[1] ?? '';
   });
 
   it('keeps its key and engine credentials in a 0700 folder, the key never printed', async () => {

@@ -105,7 +105,7 @@ describe('npm start', () => {
     const key = 'custom-key-0123456789abcdef';
     const env = { DATA_DIR: customDir, PORT: String(await freePort()), CALLBACK_API_KEYS: key };
     const server = await startServer(env);
-    const line = /^ {2}DATA_DIR=(\S+) npm run simulate -- (.*)$/m.exec(server.stdout());
+    const line = /^ {2}DATA_DIR=(\S+) npx callback-receiver simulate (.*)$/m.exec(server.stdout());
 
     // Another shell: neither DATA_DIR nor the key set there.
     const guessed = await runScript('simulate', ['--count', '3'], {});
