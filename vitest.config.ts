@@ -8,6 +8,10 @@ export default defineConfig({
     // Test files in child processes (vitest's default, made explicit): a file that crashes or
     // leaks handles cannot take the others down. The engines live in the main process.
     pool: 'forks',
+    // Vitest's default is one worker per core less one: a single file at a time on the 2-core
+    // machines this project runs on. Most files wait on an engine, a browser or a child process
+    // rather than compute, so three at a time keep both cores busy (the suite's figures: README).
+    maxWorkers: 3,
     // Integration tests talk to real engines over HTTP.
     testTimeout: 30_000,
     // beforeAll hooks create tables; suites that start their own engine may fetch the jar first.
