@@ -19,10 +19,24 @@ import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
 
+/** Where a page of refusals stopped: see {@link RefusalFilters.before}. */
+export interface RefusalCursor {
+  readonly at: string;
+  readonly seen: readonly string[];
+}
+
 export interface RefusalFilters {
   /** Last delivered at or after (ISO-8601). */
   readonly since?: string;
   readonly reference?: string;
+  /**
+   * Only those after a page that ended at `at` (newest first): last delivered at or before it,
+   * less those at `at` already shown (`seen`: their digests, or the first hex digits of each).
+   * The next page starts where one stopped, by key, at any table size. By what was shown, not
+   * by digest order: refusals delivered in the same millisecond come in no order DynamoDB
+   * promises.
+   */
+  readonly before?: RefusalCursor;
 }
 
 /** Index entries per request: small entries, so a page is quick to get and cheap to hold. */
@@ -38,25 +52,51 @@ export function listRefusalSummaries(
   context: QueryContext,
   filters: RefusalFilters = {},
 ): AsyncGenerator<RefusalSummary> {
-  const { since, reference } = filters;
-  // DynamoDB takes no empty string in a key condition: without `since`, no range at all.
+  const { since, reference, before } = filters;
+  // A cursor older than the window: nothing (and DynamoDB refuses a BETWEEN upside down).
+  if (since !== undefined && before !== undefined && since > before.at) return nothing();
+  // DynamoDB takes no empty string in a key condition: without `since`, no lower bound.
+  const range =
+    since !== undefined && before !== undefined
+      ? ' AND #last BETWEEN :since AND :before'
+      : since !== undefined
+        ? ' AND #last >= :since'
+        : before !== undefined
+          ? ' AND #last <= :before'
+          : '';
   const shards = listShards.map((shard) =>
     queryIndex(context, {
-      KeyConditionExpression: `#shard = :shard${since === undefined ? '' : ' AND #last >= :since'}`,
+      KeyConditionExpression: `#shard = :shard${range}`,
       ExpressionAttributeNames: {
         '#shard': refusalsTable.listShard,
-        ...(since === undefined ? {} : { '#last': refusalsTable.lastReceivedAt }),
+        ...(range === '' ? {} : { '#last': refusalsTable.lastReceivedAt }),
         ...(reference === undefined ? {} : { '#reference': 'reference' }),
       },
       ExpressionAttributeValues: {
         ':shard': { S: shard },
         ...(since === undefined ? {} : { ':since': { S: since } }),
+        ...(before === undefined ? {} : { ':before': { S: before.at } }),
         ...(reference === undefined ? {} : { ':reference': { S: reference } }),
       },
       ...(reference === undefined ? {} : { FilterExpression: '#reference = :reference' }),
     }),
   );
-  return mergeSorted(shards, newestFirst);
+  const merged = mergeSorted(shards, newestFirst);
+  return before === undefined ? merged : after(merged, before);
+}
+
+async function* nothing(): AsyncGenerator<RefusalSummary> {}
+
+/** Those at or before `before.at`, less the ones at that very time already shown. */
+async function* after(
+  summaries: AsyncGenerator<RefusalSummary>,
+  before: RefusalCursor,
+): AsyncGenerator<RefusalSummary> {
+  for await (const entry of summaries) {
+    const shown = before.seen.some((digest) => entry.digest.startsWith(digest));
+    if (entry.lastReceivedAt === before.at && shown) continue;
+    yield entry;
+  }
 }
 
 /** Newest first; equal times by digest, so the order is total and the same on every run. */

@@ -17,6 +17,7 @@ import {
   findRefusal,
   firstReceivedTimes,
   listRefusalSummaries,
+  type RefusalCursor,
 } from '../../table/kept-refusals.js';
 import type { KeptRefusal } from '../../table/refusal-item.js';
 import { timeWindow } from '../../table/time-window.js';
@@ -33,6 +34,24 @@ type StateFilter = 'open' | 'resolved' | 'all';
 
 /** Index entries the open or resolved list reads at most to fill a page (then says so). */
 const stateScanLimit = 1000;
+
+/** Hex digits of each digest a cursor keeps: enough to tell refusals apart, short in a URL. */
+const cursorDigits = 16;
+
+/** A page cursor from the URL, or none when missing or not one of ours (the list starts over). */
+function decodeBefore(text: string | undefined): RefusalCursor | undefined {
+  if (!text) return undefined;
+  try {
+    const { at, seen } = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) ?? {};
+    const valid =
+      typeof at === 'string' &&
+      Array.isArray(seen) &&
+      seen.every((digest) => typeof digest === 'string' && /^[0-9a-f]{1,64}$/.test(digest));
+    return valid ? { at, seen } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Rows a list page shows at most (two key reads for their first times); filters find the rest. */
 const listLimit = 200;
@@ -61,11 +80,25 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       return listPage(c, console, filters, [], false, new Map(), { problem: error.message });
     }
     const state = stateOf(c.req.query('state'));
+    const before = decodeBefore(c.req.query('after'));
+    const asked = Number(c.req.query('size'));
+    const limit = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, listLimit) : listLimit;
     const rows: Summary[] = [];
     let more = false;
     let stoppedShort = false;
     const reference = filters.reference || undefined;
     const resolutions = new Map<string, RefusalResolution>();
+    // Where this page stops: the last entry looked at (shown or not in the chosen state), and
+    // every one at its very time, so the next page neither repeats nor skips one.
+    let lastAt: string | undefined;
+    let seenAtLast: string[] = [];
+    const examine = (refusal: Summary) => {
+      if (refusal.lastReceivedAt !== lastAt) {
+        lastAt = refusal.lastReceivedAt;
+        seenAtLast = before?.at === lastAt ? [...before.seen] : [];
+      }
+      seenAtLast.push(refusal.digest.slice(0, cursorDigits));
+    };
     // Read in batches: each batch's resolutions by key, then only the rows in the chosen state.
     let batch: Summary[] = [];
     let examined = 0;
@@ -76,19 +109,25 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       );
       for (const refusal of batch) {
         const resolution = found.get(refusal.digest);
-        if (resolution) resolutions.set(refusal.digest, resolution);
         const resolved = isResolved(resolution, refusal.lastReceivedAt);
-        if (state === 'all' || (state === 'resolved') === resolved) {
-          if (rows.length === listLimit) {
-            more = true;
-            break;
-          }
-          rows.push(refusal);
+        const wanted = state === 'all' || (state === 'resolved') === resolved;
+        if (wanted && rows.length === limit) {
+          more = true;
+          break;
         }
+        examine(refusal);
+        if (!wanted) continue;
+        if (resolution) resolutions.set(refusal.digest, resolution);
+        rows.push(refusal);
       }
       batch = [];
     };
-    for await (const refusal of listRefusalSummaries(context, { since, reference })) {
+    const listed = listRefusalSummaries(context, {
+      ...(since ? { since } : {}),
+      ...(reference ? { reference } : {}),
+      ...(before ? { before } : {}),
+    });
+    for await (const refusal of listed) {
       batch.push(refusal);
       examined += 1;
       if (batch.length === 100) await take();
@@ -103,8 +142,13 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       context,
       rows.map((refusal) => refusal.digest),
     );
+    const next =
+      (more || stoppedShort) && lastAt !== undefined
+        ? Buffer.from(JSON.stringify({ at: lastAt, seen: seenAtLast })).toString('base64url')
+        : undefined;
     return listPage(c, console, { ...filters, state }, rows, more || stoppedShort, firsts, {
       resolutions,
+      pages: { first: before !== undefined, next, size: limit === listLimit ? undefined : limit },
     });
   });
 
@@ -326,23 +370,31 @@ function listPage(
   extra: {
     readonly problem?: string;
     readonly resolutions?: ReadonlyMap<string, RefusalResolution>;
+    readonly pages?: {
+      readonly first: boolean;
+      readonly next?: string | undefined;
+      readonly size?: number | undefined;
+    };
   } = {},
 ) {
+  const pages = extra.pages ?? { first: false };
   const state = filters.state ?? 'open';
   const resolutions = extra.resolutions ?? new Map<string, RefusalResolution>();
   const which = { open: 'open ', resolved: 'resolved ', all: '' }[state];
   const caption =
     rows.length === 0
       ? `No ${which}kept refusals match.`
-      : `${rows.length} ${which}kept refusal${rows.length === 1 ? '' : 's'}, newest first${more ? ` (the newest: narrow with Since or Reference for older ones)` : ''}`;
+      : `${rows.length} ${which}kept refusal${rows.length === 1 ? '' : 's'}, newest first${more || pages.first ? ' (this page)' : ''}`;
   const selectable = console.allowActions && rows.length > 0;
-  const kept = (next: StateFilter) => {
+  const kept = (next: StateFilter, extraQuery: [string, string][] = []) => {
     const query = new URLSearchParams(
       Object.entries({ since: filters.since, reference: filters.reference }).flatMap(
         ([name, value]): [string, string][] => (value ? [[name, value]] : []),
       ),
     );
     if (next !== 'open') query.set('state', next);
+    if (pages.size !== undefined && extraQuery.length > 0) query.set('size', String(pages.size));
+    for (const [name, value] of extraQuery) query.set(name, value);
     return `/refusals${query.size > 0 ? `?${query}` : ''}`;
   };
   const current = (yes: boolean) => (yes ? html` aria-current="page"` : '');
@@ -365,6 +417,7 @@ ${selectable ? html`<form method="post" action="/refusals/selected" id="refusals
 <thead><tr>${selectable ? html`<th scope="col" class="select"><span class="visually-hidden">Select</span></th>` : ''}${['First received', ...refusalListView.tableHead, 'State'].map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
 <tbody id="refusals">${rows.map((refusal) => row(refusal, firsts.get(refusal.digest) ?? '', resolutions.get(refusal.digest), selectable))}</tbody>
 </table></div>
+<nav class="pager" aria-label="Refusal pages">${pages.first ? html`<a href="${kept(state, pages.size ? [['size', String(pages.size)]] : [])}">First page</a>` : ''}${pages.next ? html`<a href="${kept(state, [['after', pages.next]])}" rel="next">Next page</a>` : ''}</nav>
 ${selectable ? selectedForm(console) : ''}`,
   });
 }
