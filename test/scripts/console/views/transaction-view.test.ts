@@ -112,9 +112,7 @@ forEachEngine((engine) => {
 
       const page = await transactionPage(console, browser, record.transaction.reference);
 
-      expect(await page.locator('#exchange-headers + p').textContent()).toBe(
-        'None kept.',
-      );
+      expect(await page.locator('#exchange-headers + p').textContent()).toBe('None kept.');
       await page.close();
     });
 
