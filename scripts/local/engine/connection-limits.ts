@@ -24,10 +24,11 @@ export const engineConnectionLimits: ConnectionLimits = { perAddress: 128, total
  */
 export function limitConnections(server: Server, limits: ConnectionLimits): void {
   const open = new Map<string, number>();
+  const openFrom = (address: string) => open.get(address) ?? 0;
   let total = 0;
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
-    const fromAddress = open.get(address) ?? 0;
+    const fromAddress = openFrom(address);
     if (total >= limits.total || fromAddress >= limits.perAddress) {
       socket.destroy();
       return;
@@ -36,7 +37,8 @@ export function limitConnections(server: Server, limits: ConnectionLimits): void
     open.set(address, fromAddress + 1);
     socket.once('close', () => {
       total -= 1;
-      const left = (open.get(address) ?? 1) - 1;
+      // This socket was counted on accept and not yet uncounted: at least 1 is open here.
+      const left = openFrom(address) - 1;
       if (left > 0) open.set(address, left);
       else open.delete(address);
     });
