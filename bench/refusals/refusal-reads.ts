@@ -80,29 +80,29 @@ const program = commandProgram('bench:refusals', 'Measures every read of kept re
       const prefix = newest.digest.slice(0, 16);
       const paths: [string, string, string[]][] = [
         // Loading Node, tsx and each command's modules, reading nothing: what its rows include.
-        ['floor: query refused --help', 'scripts/query/query-command.ts', ['refused', '--help']],
-        ['floor: verify --help', 'scripts/verify/verify-command.ts', ['--help']],
-        ['floor: resubmit --help', 'scripts/resubmit/resubmit-command.ts', ['--help']],
-        ['query refused', 'scripts/query/query-command.ts', ['refused', ...at]],
+        ['floor: query refused --help', 'scripts/commands/query-command.ts', ['refused', '--help']],
+        ['floor: verify --help', 'scripts/commands/verify-command.ts', ['--help']],
+        ['floor: resubmit --help', 'scripts/commands/resubmit-command.ts', ['--help']],
+        ['query refused', 'scripts/commands/query-command.ts', ['refused', ...at]],
         [
           'query refused --format json',
-          'scripts/query/query-command.ts',
+          'scripts/commands/query-command.ts',
           ['refused', '--format', 'json', ...at],
         ],
         // The oldest: the filter reads the whole index before its one line.
         [
           'query refused --reference (the oldest)',
-          'scripts/query/query-command.ts',
+          'scripts/commands/query-command.ts',
           ['refused', '--reference', oldest.reference ?? '', ...at],
         ],
         [
           'verify --refusal <16 hex>',
-          'scripts/verify/verify-command.ts',
+          'scripts/commands/verify-command.ts',
           ['--refusal', prefix, '--key-file', keyFile, ...at],
         ],
         [
           'resubmit <16 hex>',
-          'scripts/resubmit/resubmit-command.ts',
+          'scripts/commands/resubmit-command.ts',
           [prefix, '--url', `http://127.0.0.1:${port}/callback`, '--key', 'bench-key', ...at],
         ],
       ];

@@ -6,10 +6,10 @@
  *   node --import tsx bench/refusals/scan-refusals.ts <endpoint> <table> table|json|prefix <p>
  */
 import { type AttributeValue, paginateScan } from '@aws-sdk/client-dynamodb';
+import { exactJson } from '../../scripts/cli/output/exact-json.js';
 import { textTable } from '../../scripts/cli/output/text-table.js';
 import { requestHandler } from '../../scripts/cli/request-handler.js';
 import { localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
-import { exactJson } from '../../scripts/table/stored-item.js';
 
 const [endpoint, tableName, mode, prefix] = process.argv.slice(2);
 const client = localDynamoDbClient(endpoint as string, { requestHandler });

@@ -5,8 +5,8 @@ import {
   ensureTable,
   localCredentials,
   localDynamoDbClient,
-  localRegion,
 } from '../../scripts/local/engine/local-engine.js';
+import { localRegion } from '../../scripts/operations/events/event-envelope.js';
 
 /**
  * DynamoDB Local honours `ReturnValuesOnConditionCheckFailure`, dynalite does not: exactly where

@@ -15,14 +15,12 @@ export function measureEvents(seeded: number, dir: string, timed: Timed): Promis
       const { requests, distinctIds, bytes } = sink.take();
       return `${requests} POSTs, ${distinctIds} ids, ${(bytes / 2 ** 20).toFixed(1)} MB`;
     };
-    const replay = await timed('replay --forward-to', 'table', 'scripts/replay/replay-command.ts', [
-      '--since',
-      benchDay.since,
-      '--until',
-      benchDay.until,
-      '--forward-to',
-      sink.url,
-    ]);
+    const replay = await timed(
+      'replay --forward-to',
+      'table',
+      'scripts/commands/replay-command.ts',
+      ['--since', benchDay.since, '--until', benchDay.until, '--forward-to', sink.url],
+    );
     const replayed = delivered();
     const dataDir = join(dir, 'redrive-data');
     await mkdir(join(dataDir, 'events'), { recursive: true });
@@ -30,7 +28,7 @@ export function measureEvents(seeded: number, dir: string, timed: Timed): Promis
     const redrive = await timed(
       'redrive --forward-to',
       'lines',
-      'scripts/redrive/redrive-command.ts',
+      'scripts/commands/redrive-command.ts',
       ['--forward-to', sink.url],
       { DATA_DIR: dataDir },
     );

@@ -10,13 +10,16 @@
 import { createReadStream } from 'node:fs';
 import { moreLine } from '../../scripts/cli/output/bounded-table.js';
 import { machineWriter } from '../../scripts/cli/output/machine-output.js';
-import { readReport } from '../../scripts/reconcile/gateway-report.js';
-import { type RecordedTransaction, reconcile } from '../../scripts/reconcile/reconcile.js';
+import { readReport } from '../../scripts/operations/reconcile/gateway-report.js';
+import {
+  type RecordedTransaction,
+  reconcile,
+} from '../../scripts/operations/reconcile/reconcile.js';
 import {
   FindingsTables,
   findingShape,
   summaryText,
-} from '../../scripts/reconcile/reconcile-output.js';
+} from '../../scripts/operations/reconcile/reconcile-output.js';
 import { benchRecord } from './scale-data.js';
 
 const [report = '', windowText = '0', format = 'table'] = process.argv.slice(2);

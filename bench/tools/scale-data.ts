@@ -5,9 +5,9 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { eventForRecord, putEventsEntry } from '../../lambda/events/stream-record-event.js';
 import { transactionItem } from '../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../lambda/storage/transaction-store.js';
-import type { DeadLetter } from '../../scripts/local/events/dead-letters.js';
-import { outgoingEvent } from '../../scripts/local/events/event-target.js';
-import { insertRecord } from '../../scripts/replay/republish.js';
+import type { DeadLetter } from '../../scripts/operations/events/dead-letters.js';
+import { outgoingEvent } from '../../scripts/operations/events/event-target.js';
+import { insertRecord } from '../../scripts/operations/events/republish.js';
 import { putBatch } from '../../test/support/put-batch.js';
 
 /** The day every bench transaction is received in: reconcile's window. */

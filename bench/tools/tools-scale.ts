@@ -172,7 +172,7 @@ async function measureSize(
         const args = [report, ...window, '--format', format];
         const what = `reconcile, ${name}`;
         runs[format]?.push(
-          await timed(what, format, 'scripts/reconcile/reconcile-command.ts', args),
+          await timed(what, format, 'scripts/commands/reconcile-command.ts', args),
         );
       }
     }
@@ -183,7 +183,7 @@ async function measureSize(
   }
   if (!options.skipListing && seeded > 0) {
     const query = async (what: string, format: string, args: string[]) => {
-      const figures = await timed(what, format, 'scripts/query/query-command.ts', args);
+      const figures = await timed(what, format, 'scripts/commands/query-command.ts', args);
       rows.push({ rows: seeded, case: label(what), format, ...figures });
     };
     const day = ['--since', benchDay.since, '--until', benchDay.until];

@@ -23,7 +23,7 @@ const staleAfterMs = 60 * 60 * 1000;
  */
 export async function buildBin(folder: string = binFolder): Promise<string> {
   const result = await build({
-    entryPoints: { 'callback-receiver': join(repoRoot, 'scripts/cli/callback-receiver.ts') },
+    entryPoints: { 'callback-receiver': join(repoRoot, 'scripts/commands/callback-receiver.ts') },
     outdir: folder,
     bundle: true,
     splitting: true,

@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { EventFiles } from '../local/events/event-files.js';
+import type { EventFiles } from '../operations/events/event-files.js';
 import type { ActivitySource } from './activity/activity-source.js';
 import type { SessionVariables } from './security/session.js';
 

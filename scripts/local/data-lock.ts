@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { lock } from 'proper-lockfile';
-import { writeAtomically } from './atomic-file.js';
+import { writeAtomically } from '../cli/atomic-file.js';
 
 /**
  * Who holds the local data folder. LevelDB admits one process (a second one hangs rather than

@@ -3,7 +3,7 @@ import { requestHandler } from '../cli/request-handler.js';
 import type { ActivitySource } from '../console/activity/activity-source.js';
 import type { ConsoleContext, ConsoleReceiver } from '../console/console-context.js';
 import { type ConsoleServer, startConsole } from '../console/console-server.js';
-import type { EventFiles } from './events/event-files.js';
+import type { EventFiles } from '../operations/events/event-files.js';
 
 /** `npm start`'s console: on by default (`--no-console` turns it off). */
 export interface LocalConsoleOptions {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { UsageError } from '../cli/cli-errors.js';
 import { requestHandler } from '../cli/request-handler.js';
+import { isLoopbackUrl } from '../operations/events/loopback-url.js';
 import {
   acquireDataLock,
   DataFolderBusyError,
@@ -13,11 +14,10 @@ import { startDynalite } from './engine/dynalite.js';
 import { engineCredentialsFor, newEngineCredentials } from './engine/engine-credentials.js';
 import { ensureTable, localDynamoDbClient } from './engine/local-engine.js';
 import type { LocalData } from './local-data.js';
-import { isLoopbackUrl } from './local-target.js';
 
 /**
  * Local mode's table as the tools read it. Only local mode reads its lock: the table-access
- * library asks here (scripts/table/table-target.ts) rather than opening the folder itself.
+ * library asks here (scripts/commands/table-target.ts) rather than opening the folder itself.
  */
 export interface LocalTable {
   readonly client: DynamoDBClient;

@@ -1,4 +1,5 @@
 import { splitKeys } from '../../lambda/config/config.js';
+import { isLoopbackUrl } from '../operations/events/loopback-url.js';
 import { type LockOwner, readLockOwner } from './data-lock.js';
 import { type LocalData, readDevKey } from './local-data.js';
 
@@ -27,9 +28,4 @@ export function isLoopbackHost(host: string): boolean {
 /** `host` as a URL writes it: an IPv6 address in brackets. */
 export function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
-}
-
-export function isLoopbackUrl(url: string): boolean {
-  const hostname = URL.parse(url)?.hostname ?? '';
-  return /^(localhost|.+\.localhost|\[::1\]|127\.\d+\.\d+\.\d+)$/.test(hostname);
 }

@@ -8,16 +8,18 @@ import { type HashMode, loadConfig, splitKeys } from '../../lambda/config/config
 import { createReceiver } from '../../lambda/create-receiver.js';
 import { transactionsTableOf } from '../../lambda/storage/table-definition.js';
 import { requestHandler } from '../cli/request-handler.js';
+import { localRegion } from '../operations/events/event-envelope.js';
+import { isLoopbackUrl } from '../operations/events/loopback-url.js';
 import { createActivityRecorder } from './activity-recorder.js';
 import { acquireDataLock } from './data-lock.js';
 import { startDynalite } from './engine/dynalite.js';
 import { newEngineCredentials, saveEngineCredentials } from './engine/engine-credentials.js';
-import { ensureTable, localCredentials, localRegion } from './engine/local-engine.js';
+import { ensureTable, localCredentials } from './engine/local-engine.js';
 import { type ForwardEventsOptions, startEventForwarding } from './events/event-forwarding.js';
 import { callbackResource, startGatewayServer } from './gateway-server.js';
 import { type LocalConsoleOptions, startLocalConsole } from './local-console.js';
 import { defaultTableName, type LocalData, localData, readDevKey } from './local-data.js';
-import { isLoopbackUrl, urlHost } from './local-target.js';
+import { urlHost } from './local-target.js';
 
 export interface LocalServerOptions {
   /** Default 3000; 0 picks a free port. */

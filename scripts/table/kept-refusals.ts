@@ -14,7 +14,6 @@ import {
 import { UsageError } from '../cli/cli-errors.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type KeptRefusal, kept, type RefusalSummary, summary } from './refusal-item.js';
-import { type KnownLock, type TargetFlags, withTarget } from './table-target.js';
 import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
@@ -205,33 +204,6 @@ export function digestPrefix(option: string, digest: string): string {
     throw new UsageError(`${option} must be ${minDigestPrefix} to 64 hex digits of a digest`);
   }
   return digest.toLowerCase();
-}
-
-/**
- * The kept refusal `digest` names, with its whole body: verify and resubmit need every byte, so
- * a body kept only in part (it was over the size limit) is an error that says `why` it matters.
- */
-export async function wholeRefusal(
-  flags: TargetFlags,
-  digest: string,
-  why: string,
-  known?: KnownLock,
-): Promise<KeptRefusal> {
-  const refusal = await withTarget(
-    flags,
-    async (target) => {
-      const found = await findRefusal(target, digest);
-      if (!found) throw new UsageError(`no kept refusal ${digest} in ${target.description}`);
-      return found;
-    },
-    'refusals',
-    known,
-  );
-  if (refusal.bodyKept === 'part') {
-    const kept = `${refusal.body.length} of ${refusal.bodyBytes} bytes`;
-    throw new UsageError(`only the first ${kept} of that body were kept: ${why}`);
-  }
-  return refusal;
 }
 
 /**

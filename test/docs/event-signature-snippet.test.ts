@@ -6,7 +6,7 @@ import { expect, it } from 'vitest';
 import {
   newSigningSecret,
   signatureHeaders,
-} from '../../scripts/local/events/webhook-signature.js';
+} from '../../scripts/operations/events/webhook-signature.js';
 import { repoRoot } from '../support/local-cli.js';
 
 type Verify = (secret: string, headers: object, rawBody: string) => boolean;

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { callbackBody, sampleTransaction } from '../../scripts/gateway/gateway-callback.js';
-import { eventFiles } from '../../scripts/local/events/event-files.js';
-import type { DeliveryPolicy } from '../../scripts/local/events/http-delivery.js';
 import { type LocalServer, startLocalServer } from '../../scripts/local/server.js';
+import { eventFiles } from '../../scripts/operations/events/event-files.js';
+import type { DeliveryPolicy } from '../../scripts/operations/events/http-delivery.js';
 import { type Engine, engineEndpoint } from './engines.js';
 
 /** What the event-forwarding tests share: a server on either engine, callbacks, waiting. */

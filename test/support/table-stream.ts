@@ -5,7 +5,7 @@ import {
   GetShardIteratorCommand,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBRecord } from 'aws-lambda';
-import { lambdaRecord } from '../../scripts/redrive/redrive-queue.js';
+import { lambdaRecord } from '../../scripts/operations/events/redrive-queue.js';
 
 /**
  * Reads a table's stream the way Lambda's poller does (DescribeStream, GetShardIterator,

@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
-import { exactJson } from '../../table/stored-item.js';
 import { terminalText } from '../terminal-text.js';
 import { neutralisedCell } from './csv-cell.js';
+import { exactJson } from './exact-json.js';
 
 export type MachineFormat = 'json' | 'jsonl' | 'csv';
 

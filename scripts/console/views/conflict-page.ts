@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { html } from 'hono/html';
-import { maxReasonLength } from '../../settle/settle.js';
+import { maxReasonLength } from '../../operations/settle/settle.js';
 import { contentFields } from '../../table/content-differences.js';
 import type { ConflictView, ReferenceState } from '../../table/reference-state.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';

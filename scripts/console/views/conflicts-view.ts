@@ -1,9 +1,13 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
-import { noteChanges } from '../../local/events/change-notes.js';
-import { operatorIdentity } from '../../settle/operator-identity.js';
-import { maxReasonLength, SettleRefusedError, settleConflict } from '../../settle/settle.js';
-import { settleOutcomeText } from '../../settle/settle-outcome.js';
+import { noteChanges } from '../../operations/events/change-notes.js';
+import { operatorIdentity } from '../../operations/settle/operator-identity.js';
+import {
+  maxReasonLength,
+  SettleRefusedError,
+  settleConflict,
+} from '../../operations/settle/settle.js';
+import { settleOutcomeText } from '../../operations/settle/settle-outcome.js';
 import { type ConflictView, conflictsPage, readReference } from '../../table/reference-state.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { refuseReadOnly } from '../html/actions-off.js';

@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { eventForRecord, putEventsEntry } from '../../../lambda/events/stream-record-event.js';
-import { readDeadLetters } from '../../local/events/dead-letters.js';
-import type { EventFiles } from '../../local/events/event-files.js';
-import { readJsonLines } from '../../local/events/json-lines-file.js';
-import type { OutboxEntry } from '../../local/events/outbox.js';
+import { readDeadLetters } from '../../operations/events/dead-letters.js';
+import type { EventFiles } from '../../operations/events/event-files.js';
+import { readJsonLines } from '../../operations/events/json-lines-file.js';
+import type { OutboxEntry } from '../../operations/events/outbox.js';
 import type { PublishedEvent } from './published-events.js';
 
 /** Where local forwarding stands with one event (`npm start -- --forward-events`). */

@@ -4,7 +4,7 @@ import { html } from 'hono/html';
 import { maxBodyBytes } from '../../../lambda/http/read-body.js';
 import { UsageError } from '../../cli/cli-errors.js';
 import { unsafeCharacter } from '../../cli/terminal-text.js';
-import { explainHash, hashVerdict } from '../../verify/hash-explanation.js';
+import { explainHash, hashVerdict } from '../../operations/hash-explanation.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { csrfField, page } from '../html/layout.js';

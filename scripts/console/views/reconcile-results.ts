@@ -6,14 +6,18 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { machineWriter } from '../../cli/output/machine-output.js';
-import { type ReportFormat, readReport } from '../../reconcile/gateway-report.js';
+import { type ReportFormat, readReport } from '../../operations/reconcile/gateway-report.js';
 import {
   type Finding,
   type ReconcileSummary,
   reconcile,
   tableSources,
-} from '../../reconcile/reconcile.js';
-import { findingSections, findingShape, rowsPerKind } from '../../reconcile/reconcile-output.js';
+} from '../../operations/reconcile/reconcile.js';
+import {
+  findingSections,
+  findingShape,
+  rowsPerKind,
+} from '../../operations/reconcile/reconcile-output.js';
 import type { TimeWindow } from '../../table/time-window.js';
 import type { QueryContext } from '../../table/transaction-queries.js';
 import type { ConsoleEnv } from '../console-context.js';

@@ -4,15 +4,15 @@ import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { UsageError } from '../../cli/cli-errors.js';
-import { type ReportFormat, ReportInputError } from '../../reconcile/gateway-report.js';
-import { agrees, differenceCount } from '../../reconcile/reconcile.js';
-import { detectFormat, reconcileWindow } from '../../reconcile/reconcile-input.js';
+import { type ReportFormat, ReportInputError } from '../../operations/reconcile/gateway-report.js';
+import { agrees, differenceCount } from '../../operations/reconcile/reconcile.js';
+import { detectFormat, reconcileWindow } from '../../operations/reconcile/reconcile-input.js';
 import {
   findingKinds,
   findingSections,
   rowsPerKind,
   summaryText,
-} from '../../reconcile/reconcile-output.js';
+} from '../../operations/reconcile/reconcile-output.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { csrfAction, page } from '../html/layout.js';

@@ -5,8 +5,8 @@ import {
   isResolved,
   maxResolutionReasonLength,
   type RefusalResolution,
-} from '../../resubmit/refusal-resolution.js';
-import { answerText, resubmitRefusal } from '../../resubmit/resubmit.js';
+} from '../../operations/refusals/refusal-resolution.js';
+import { answerText, resubmitRefusal } from '../../operations/refusals/resubmit.js';
 import type { KeptRefusal } from '../../table/refusal-item.js';
 import type { ConsoleContext, ConsoleEnv, ConsoleReceiver } from '../console-context.js';
 import { actionsOffNotice } from '../html/actions-off.js';

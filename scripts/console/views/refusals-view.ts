@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { UsageError } from '../../cli/cli-errors.js';
 import { explainNetworkFailure } from '../../gateway/delivery-failure.js';
-import { refusalListView } from '../../query/refusal-view.js';
+import { refusalListView } from '../../operations/refusal-listing.js';
 import {
   isResolved,
   maxResolutionReasonLength,
@@ -10,8 +10,8 @@ import {
   ResolveRefusedError,
   resolutionsOf,
   resolveRefusal,
-} from '../../resubmit/refusal-resolution.js';
-import { operatorIdentity } from '../../settle/operator-identity.js';
+} from '../../operations/refusals/refusal-resolution.js';
+import { operatorIdentity } from '../../operations/settle/operator-identity.js';
 import {
   digestPrefix,
   findRefusal,

@@ -1,12 +1,13 @@
 import { html } from 'hono/html';
 import type { Settlement } from '../../../lambda/settle/settlement.js';
+import { exactJson } from '../../cli/output/exact-json.js';
 import {
   historyHead,
   historyRows,
   type TransactionVersion,
-} from '../../query/transaction-history.js';
+} from '../../operations/transaction-history.js';
 import { conflictIdLength } from '../../table/reference-state.js';
-import { exactJson, type StoredItem } from '../../table/stored-item.js';
+import type { StoredItem } from '../../table/stored-item.js';
 import { shown } from '../html/shown-text.js';
 import type { DeliveryState } from './event-delivery.js';
 import { type Exchange, exchangeList, fieldsTable } from './exchange-parts.js';

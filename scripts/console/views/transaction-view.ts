@@ -1,7 +1,7 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { Settlement } from '../../../lambda/settle/settlement.js';
-import { transactionVersions } from '../../query/transaction-history.js';
+import { transactionVersions } from '../../operations/transaction-history.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import { getTransaction } from '../../table/transaction-queries.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';

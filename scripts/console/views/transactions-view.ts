@@ -2,7 +2,7 @@ import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { transactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { UsageError } from '../../cli/cli-errors.js';
-import { transactionView } from '../../query/transaction-output.js';
+import { transactionView } from '../../operations/transaction-listing.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';

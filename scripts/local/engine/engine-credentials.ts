@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeAtomically } from '../atomic-file.js';
+import { writeAtomically } from '../../cli/atomic-file.js';
 import type { LocalData } from '../local-data.js';
 
 /**

@@ -8,6 +8,7 @@ import {
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import type { TableDefinition } from '../../../lambda/storage/table-definition.js';
+import { localRegion } from '../../operations/events/event-envelope.js';
 import { createTableInput, refusalsTableInput } from './create-table-input.js';
 import { migrateTable } from './table-migration.js';
 
@@ -25,7 +26,6 @@ export interface RunningEngine {
  * credentials (engine-credentials.ts), passed in `config`.
  */
 export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' } as const;
-export const localRegion = 'us-east-1';
 
 export function localDynamoDbClient(endpoint: string, config: DynamoDBClientConfig = {}) {
   return new DynamoDBClient({

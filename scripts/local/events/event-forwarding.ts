@@ -1,13 +1,13 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { TransactionFields } from '../../../lambda/callback/transaction-fields.js';
-import { countDeadLetters } from './dead-letters.js';
-import { eventFiles } from './event-files.js';
-import { startEventForwarder } from './event-forwarder.js';
-import type { DeliveryPolicy } from './http-delivery.js';
-import { Outbox } from './outbox.js';
+import { countDeadLetters } from '../../operations/events/dead-letters.js';
+import { eventFiles } from '../../operations/events/event-files.js';
+import { startEventForwarder } from '../../operations/events/event-forwarder.js';
+import type { DeliveryPolicy } from '../../operations/events/http-delivery.js';
+import { Outbox } from '../../operations/events/outbox.js';
+import { newSigningSecret } from '../../operations/events/webhook-signature.js';
 import { startTableStream } from './table-stream.js';
-import { newSigningSecret } from './webhook-signature.js';
 
 /** `--forward-events` / `FORWARD_EVENTS_URL`, and the knobs tests turn. */
 export interface ForwardEventsOptions {

@@ -8,12 +8,12 @@ import {
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import type { TransactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { attributes } from '../../../lambda/storage/table-definition.js';
-import { lambdaJson } from '../../replay/republish.js';
+import { writeAtomically } from '../../cli/atomic-file.js';
+import { takeChanges } from '../../operations/events/change-notes.js';
+import type { EventFiles } from '../../operations/events/event-files.js';
+import type { Outbox, OutboxEntry } from '../../operations/events/outbox.js';
+import { lambdaJson } from '../../operations/events/republish.js';
 import { type CursorPosition, LiveCursor } from '../../table/live-cursor.js';
-import { writeAtomically } from '../atomic-file.js';
-import { takeChanges } from './change-notes.js';
-import type { EventFiles } from './event-files.js';
-import type { Outbox, OutboxEntry } from './outbox.js';
 
 type Item = Record<string, AttributeValue>;
 

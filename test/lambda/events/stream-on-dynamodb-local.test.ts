@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { eventForRecord } from '../../../lambda/events/stream-record-event.js';
 import { transactionCorrectedDetailSchema } from '../../../lambda/events/transaction-corrected.js';
 import { JsonNumber } from '../../../lambda/json/json-number.js';
-import { settleConflict } from '../../../scripts/settle/settle.js';
+import { settleConflict } from '../../../scripts/operations/settle/settle.js';
 import { describeOnStreams } from '../../support/dynamodb-local-stream.js';
 import { transaction } from '../../support/fixtures.js';
 import { consumer, handOffTables } from './support/stream-hand-off.js';

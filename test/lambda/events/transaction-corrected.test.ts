@@ -11,7 +11,7 @@ import { transaction } from '../../support/fixtures.js';
 import { recordOf, streamRecord } from '../../support/stream-records.js';
 
 /**
- * A transaction item as a correction leaves it (see scripts/settle/settle-update.ts; the same
+ * A transaction item as a correction leaves it (see scripts/operations/settle/settle-update.ts; the same
  * mapping on items DynamoDB Local wrote is tested in stream-on-dynamodb-local.test.ts).
  */
 function correctedItem(lastChange = 'correction'): { item: Item; before: Item; after: Item } {

@@ -22,8 +22,8 @@ describe('log lines of a callback whose strings would drive a terminal', () => {
     const logs = logCapture();
     logs.start();
     const invoke = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
-    const fields = transaction({ reference: hostile, ['note\u2066']: 1 });
-    const redelivery = { ...fields, ['note\u2066']: 2 };
+    const fields = transaction({ reference: hostile, 'note\u2066': 1 });
+    const redelivery = { ...fields, 'note\u2066': 2 };
 
     // Act
     try {

@@ -7,9 +7,13 @@ import { type SerializableValue, stringifyJson } from '../../../lambda/json/json
 import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { writeListing } from '../../../scripts/cli/output/listing.js';
 import type { OutputFormat } from '../../../scripts/cli/output/output-options.js';
-import { transactionViewOf } from '../../../scripts/query/transaction-output.js';
-import { readReport } from '../../../scripts/reconcile/gateway-report.js';
-import { type Finding, reconcile, tableSources } from '../../../scripts/reconcile/reconcile.js';
+import { readReport } from '../../../scripts/operations/reconcile/gateway-report.js';
+import {
+  type Finding,
+  reconcile,
+  tableSources,
+} from '../../../scripts/operations/reconcile/reconcile.js';
+import { transactionViewOf } from '../../../scripts/operations/transaction-listing.js';
 import { displayValue } from '../../../scripts/table/stored-item.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import { getTransaction, listByTime } from '../../../scripts/table/transaction-queries.js';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  displayValue,
-  exactJson,
-  orderAttributes,
-  storedItem,
-} from '../../../scripts/table/stored-item.js';
+import { exactJson } from '../../../scripts/cli/output/exact-json.js';
+import { displayValue, orderAttributes, storedItem } from '../../../scripts/table/stored-item.js';
 
 describe('stored items (query --format json)', () => {
   it('writes DynamoDB numbers as their exact digits, never through a JavaScript number', () => {

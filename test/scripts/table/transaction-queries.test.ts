@@ -11,9 +11,9 @@ import {
   transactionsTable,
 } from '../../../lambda/storage/table-definition.js';
 import type { TransactionRecord } from '../../../lambda/storage/transaction-store.js';
+import { summarize } from '../../../scripts/commands/query-summary.js';
 import { createTableInput } from '../../../scripts/local/engine/create-table-input.js';
 import { ensureTable } from '../../../scripts/local/engine/local-engine.js';
-import { summarize } from '../../../scripts/query/transaction-summary.js';
 import type { StoredItem } from '../../../scripts/table/stored-item.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import {

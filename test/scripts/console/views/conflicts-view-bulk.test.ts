@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleConflict } from '../../../../scripts/settle/settle.js';
+import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
 import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
 import { clickToPost } from '../../../support/console-pages.js';

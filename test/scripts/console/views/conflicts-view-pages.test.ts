@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settleConflict } from '../../../../scripts/settle/settle.js';
+import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
 import { suiteConsole } from '../../../support/console-suite.js';
 import { forEachEngine } from '../../../support/engines.js';

@@ -2,7 +2,7 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { eventForRecord } from '../../../../lambda/events/stream-record-event.js';
 import type { SerializableValue } from '../../../../lambda/json/json-text.js';
-import { settleConflict } from '../../../../scripts/settle/settle.js';
+import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
 import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
 import { clickToPost, forgedPost, postedBy } from '../../../support/console-pages.js';

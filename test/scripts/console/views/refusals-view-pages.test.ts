@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../../lambda/json/json-text.js';
-import { resolveRefusal } from '../../../../scripts/resubmit/refusal-resolution.js';
+import { resolveRefusal } from '../../../../scripts/operations/refusals/refusal-resolution.js';
 import { sharedChromium } from '../../../support/console-browser.js';
 import { suiteConsole } from '../../../support/console-suite.js';
 import { forEachEngine } from '../../../support/engines.js';

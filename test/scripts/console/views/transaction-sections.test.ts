@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { describe, expect, it } from 'vitest';
 import { eventForRecord, putEventsEntry } from '../../../../lambda/events/stream-record-event.js';
-import { settleConflict } from '../../../../scripts/settle/settle.js';
+import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import { sharedChromium, type TestConsole } from '../../../support/console-browser.js';
 import { transactionPage } from '../../../support/console-pages.js';
 import { suiteConsole } from '../../../support/console-suite.js';

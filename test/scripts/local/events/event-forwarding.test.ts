@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { eventFiles } from '../../../../scripts/local/events/event-files.js';
-import type { DeliveryPolicy } from '../../../../scripts/local/events/http-delivery.js';
-import { verifySignature } from '../../../../scripts/local/events/webhook-signature.js';
 import { freePort } from '../../../../scripts/local/free-port.js';
 import { type LocalServer, startLocalServer } from '../../../../scripts/local/server.js';
+import { eventFiles } from '../../../../scripts/operations/events/event-files.js';
+import type { DeliveryPolicy } from '../../../../scripts/operations/events/http-delivery.js';
+import { verifySignature } from '../../../../scripts/operations/events/webhook-signature.js';
 import { type Engine, engineEndpoint, forEachEngine } from '../../../support/engines.js';
 import { type EventConsumer, startEventConsumer } from '../../../support/event-consumer.js';
 import {
