@@ -1,7 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { Checksum, SourceData } from '@smithy/types';
+import type { Hash, SourceData } from '@smithy/types';
 import type { EngineCredentials } from './engine-credentials.js';
 
 /** A request's line and headers, as they reach local mode's engine before its body is read. */
@@ -148,7 +148,8 @@ async function signatureOf(
 ): Promise<string | undefined> {
   const headers: Record<string, string> = {};
   for (const name of signed.signedHeaders) {
-    const value = request.headers[name] ?? '';
+    // Present: scopeProblem refused any request missing a header its signature covers.
+    const value = request.headers[name] as string | string[];
     headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
   const target = new URL(request.url, 'http://engine.invalid');
@@ -166,7 +167,8 @@ async function signatureOf(
     {
       method: request.method,
       protocol: 'http:',
-      hostname: headers.host ?? '',
+      // Covered by every signature that gets here (scopeProblem), so present.
+      hostname: headers.host as string,
       path: target.pathname,
       query,
       headers,
@@ -178,7 +180,8 @@ async function signatureOf(
       signableHeaders: new Set(signed.signedHeaders),
     },
   );
-  return /Signature=([0-9a-f]{64})$/.exec(resigned.headers.authorization ?? '')?.[1];
+  // The signer always sets the header it was asked to compute.
+  return /Signature=([0-9a-f]{64})$/.exec(resigned.headers.authorization as string)?.[1];
 }
 
 function invalid(message: string) {
@@ -207,11 +210,20 @@ function sha256Hex(body: Buffer): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-/** The hash (or HMAC, given a secret) the signer asks for, on node:crypto. */
-class Sha256 implements Checksum {
-  private hash;
-  constructor(private readonly secret?: SourceData) {
-    this.hash = this.fresh();
+/**
+ * The hash (or HMAC, given a secret) the signer asks for, on node:crypto. The signer passes the
+ * secret as a string, then each HMAC's digest as bytes, and hands `update` bytes only; it never
+ * resets a hash, so this is a one-shot `Hash`, not a resettable `Checksum`.
+ */
+class Sha256 implements Hash {
+  private readonly hash;
+  constructor(secret?: SourceData) {
+    // createHmac takes every form of SourceData as a key (an ArrayBuffer too, though its type
+    // says otherwise), so the secret is handed over as it came.
+    this.hash =
+      secret === undefined
+        ? createHash('sha256')
+        : createHmac('sha256', secret as string | Uint8Array);
   }
   update(data: Uint8Array): void {
     this.hash.update(data);
@@ -219,17 +231,4 @@ class Sha256 implements Checksum {
   async digest(): Promise<Uint8Array> {
     return new Uint8Array(this.hash.digest());
   }
-  reset(): void {
-    this.hash = this.fresh();
-  }
-  private fresh() {
-    const { secret } = this;
-    return secret === undefined ? createHash('sha256') : createHmac('sha256', bytes(secret));
-  }
-}
-
-function bytes(data: SourceData): Buffer {
-  if (typeof data === 'string') return Buffer.from(data, 'utf8');
-  if (ArrayBuffer.isView(data)) return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  return Buffer.from(data);
 }

@@ -41,6 +41,7 @@ async function signed(
     unsignableHeaders?: Set<string>;
     extraHeaders?: Record<string, string>;
     signWith?: typeof credentials;
+    query?: Record<string, string[]>;
   } = {},
 ): Promise<ReceivedRequest> {
   const signer = new SignatureV4({
@@ -56,6 +57,7 @@ async function signed(
       hostname: '127.0.0.1',
       port: 4567,
       path: '/',
+      query: options.query ?? {},
       headers: {
         host: '127.0.0.1:4567',
         'content-type': 'application/x-amz-json-1.0',
@@ -72,7 +74,12 @@ async function signed(
   const headers = Object.fromEntries(
     Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
   );
-  return { method: 'POST', url: '/', headers, body: Buffer.from(body) };
+  const search = new URLSearchParams(
+    Object.entries(options.query ?? {}).flatMap(([name, values]) =>
+      values.map((v): [string, string] => [name, v]),
+    ),
+  ).toString();
+  return { method: 'POST', url: search ? `/?${search}` : '/', headers, body: Buffer.from(body) };
 }
 
 describe('checkSignature', () => {
@@ -182,6 +189,110 @@ describe('checkAuthorization (before the body is read)', () => {
     expect(checkAuthorization(stale, credentials, now)).toMatchObject({
       type: 'InvalidSignatureException',
       message: expect.stringMatching(/expired/),
+    });
+  });
+});
+
+describe('checkAuthorization refuses a malformed or misdirected Authorization', () => {
+  const withAuthorization = async (edit: (authorization: string) => string) => {
+    const { body: _, ...head } = await signed();
+    const authorization = edit(head.headers.authorization as string);
+    return { ...head, headers: { ...head.headers, authorization } };
+  };
+
+  it.each([
+    ['another scheme', (a: string) => a.replace('AWS4-HMAC-SHA256', 'AWS4-HMAC-SHA512')],
+    ['a signature that is not 64 hex digits', (a: string) => a.slice(0, -1)],
+    ['no SignedHeaders', (a: string) => a.replace(/SignedHeaders=[^,]*, /, '')],
+    [
+      'a credential with a sixth part',
+      (a: string) => a.replace('/aws4_request', '/aws4_request/x'),
+    ],
+  ])('%s: InvalidSignatureException, malformed', async (_, edit) => {
+    const request = await withAuthorization(edit);
+
+    expect(checkAuthorization(request, credentials, now)).toEqual({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: 'Malformed AWS4-HMAC-SHA256 authorization',
+    });
+  });
+
+  it.each([
+    ['another service', (a: string) => a.replace('/dynamodb/', '/s3/')],
+    ['another terminator', (a: string) => a.replace('/aws4_request', '/aws5_request')],
+    ['no region', (a: string) => a.replace('/us-east-1/', '//')],
+  ])('%s in the credential scope: refused, not for DynamoDB', async (_, edit) => {
+    const request = await withAuthorization(edit);
+
+    expect(checkAuthorization(request, credentials, now)).toMatchObject({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: 'The credential scope is not for DynamoDB',
+    });
+  });
+
+  it('refuses a signature whose scope date is not the X-Amz-Date', async () => {
+    const request = await withAuthorization((a) => a.replace('/20261125/', '/20261124/'));
+
+    expect(checkAuthorization(request, credentials, now)).toMatchObject({
+      ok: false,
+      message: 'X-Amz-Date is missing, malformed or off its credential scope',
+    });
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['in another format', '2026-11-25T12:00:00Z'],
+    ['an impossible date', '20261325T120000Z'],
+  ])('refuses an X-Amz-Date %s', async (_, date) => {
+    const { body: _body, ...head } = await signed();
+    const { 'x-amz-date': _date, ...others } = head.headers;
+    const headers = date === undefined ? others : { ...others, 'x-amz-date': date };
+
+    expect(checkAuthorization({ ...head, headers }, credentials, now)).toMatchObject({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: 'X-Amz-Date is missing, malformed or off its credential scope',
+    });
+  });
+
+  it('refuses a request missing a header its signature covers, naming the header', async () => {
+    const { body: _, ...head } = await signed();
+    const { 'x-amz-target': _target, ...headers } = head.headers;
+
+    expect(head.headers.authorization).toMatch(/SignedHeaders=[^,]*x-amz-target/);
+    expect(checkAuthorization({ ...head, headers }, credentials, now)).toEqual({
+      ok: false,
+      type: 'InvalidSignatureException',
+      message: 'Signed header x-amz-target is missing',
+    });
+  });
+});
+
+describe('checkSignature covers the query and repeated headers', () => {
+  it('accepts the query it signed, repeated names included, and refuses a changed one', async () => {
+    const request = await signed({ query: { a: ['1', '2'], b: ['x'] } });
+
+    expect(request.url).toBe('/?a=1&a=2&b=x');
+    expect(await checkSignature(request, credentials, now)).toEqual({ ok: true });
+    expect(
+      await checkSignature({ ...request, url: '/?a=1&a=3&b=x' }, credentials, now),
+    ).toMatchObject({ ok: false, type: 'InvalidSignatureException' });
+  });
+
+  it('checks a header Node gives as a list (set-cookie) as the values the client signed', async () => {
+    const request = await signed({ extraHeaders: { 'set-cookie': 'a=1,b=2' } });
+    const asList = (values: string[]) => ({
+      ...request,
+      headers: { ...request.headers, 'set-cookie': values },
+    });
+
+    expect(request.headers.authorization).toMatch(/SignedHeaders=[^,]*set-cookie/);
+    expect(await checkSignature(asList(['a=1', 'b=2']), credentials, now)).toEqual({ ok: true });
+    expect(await checkSignature(asList(['a=1', 'b=3']), credentials, now)).toMatchObject({
+      ok: false,
+      type: 'InvalidSignatureException',
     });
   });
 });
