@@ -64,7 +64,8 @@ async function admit(
   if (request.headers.origin !== undefined || request.method === 'OPTIONS') {
     return refuse(response, 403, 'AccessDeniedException', 'Browsers are not served here');
   }
-  const [method, url, headers] = [request.method ?? 'GET', request.url ?? '/', request.headers];
+  // An http.Server's request always has both: its parser reads them from the request line.
+  const [method, url, headers] = [request.method as string, request.url as string, request.headers];
   // A chunked body declares no length: it is counted as it arrives instead (readBody).
   if (Number(headers['content-length'] ?? 0) > maxBodyBytes) return tooLarge(response);
   const head = checkAuthorization({ method, url, headers }, credentials);

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { once } from 'node:events';
+import { createServer } from 'node:http';
 import { createConnection, type Socket } from 'node:net';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { SourceData } from '@smithy/types';
@@ -7,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDynalite } from '../../../../scripts/local/engine/dynalite.js';
 import { newEngineCredentials } from '../../../../scripts/local/engine/engine-credentials.js';
 import type { RunningEngine } from '../../../../scripts/local/engine/local-engine.js';
-import { maxBodyBytes } from '../../../../scripts/local/engine/signed-requests-only.js';
+import {
+  maxBodyBytes,
+  signedRequestsOnly,
+} from '../../../../scripts/local/engine/signed-requests-only.js';
 
 /**
  * Local mode's engine (dynalite behind the signature check) as another local user meets it over
@@ -65,8 +69,13 @@ function requestHead(endpoint: string, headers: Record<string, string>): string 
   return `POST / HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 
-/** The headers the SDK would send for `{}` signed with `signWith`, less `host` (requestHead's). */
-async function signedHeaders(endpoint: string, signWith = credentials) {
+/** The headers the SDK would send for `body` signed with `signWith`, less `host` (requestHead's). */
+async function signedHeaders(
+  endpoint: string,
+  signWith = credentials,
+  target = 'DynamoDB_20120810.PutItem',
+  body = '{}',
+) {
   const signer = new SignatureV4({
     credentials: signWith,
     region: 'us-east-1',
@@ -80,8 +89,8 @@ async function signedHeaders(endpoint: string, signWith = credentials) {
     hostname,
     port: Number(port),
     path: '/',
-    headers: { host, 'x-amz-target': 'DynamoDB_20120810.PutItem' },
-    body: '{}',
+    headers: { host, 'x-amz-target': target },
+    body,
   });
   const { host: _, ...headers } = signed.headers;
   return headers;
@@ -189,6 +198,105 @@ describe("local mode's engine reads no body before the headers pass", () => {
 
     expect(client.received()).not.toContain('100 Continue');
     expect(client.received()).toMatch(/^HTTP\/1\.1 400 /);
+  });
+});
+
+describe("local mode's engine serves what passes", () => {
+  let engine: RunningEngine;
+  beforeAll(async () => {
+    engine = await startDynalite(undefined, { credentials });
+  });
+  afterAll(() => engine.stop());
+
+  /** Everything the engine sends until `text` appears in it, or a failure after 5 s. */
+  async function until(client: Connection, text: string): Promise<string> {
+    await within(
+      5_000,
+      new Promise<void>((seen) => {
+        const look = () => {
+          if (client.received().includes(text)) {
+            client.socket.off('data', look);
+            seen();
+          }
+        };
+        client.socket.on('data', look);
+        look();
+      }),
+    );
+    return client.received();
+  }
+
+  it('gives a signed request with Expect: 100-continue its go-ahead, then serves its body', async () => {
+    const client = await connect(engine.endpoint);
+    const target = 'DynamoDB_20120810.ListTables';
+    const headers = await signedHeaders(engine.endpoint, credentials, target);
+
+    client.socket.write(
+      requestHead(engine.endpoint, {
+        ...headers,
+        'x-amz-target': target,
+        expect: '100-continue',
+        'content-length': '2',
+      }),
+    );
+    expect(await until(client, '\r\n\r\n')).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\n$/);
+    client.socket.write('{}');
+
+    expect(await until(client, 'TableNames')).toMatch(/HTTP\/1\.1 200 OK/);
+    client.socket.destroy();
+  });
+
+  it('hands a signed empty body to dynalite, which answers it, not the signature check', async () => {
+    const client = await connect(engine.endpoint);
+    const target = 'DynamoDB_20120810.ListTables';
+    const headers = await signedHeaders(engine.endpoint, credentials, target, '');
+
+    client.socket.write(
+      requestHead(engine.endpoint, { ...headers, 'x-amz-target': target, 'content-length': '0' }),
+    );
+    const answer = await until(client, '}');
+
+    // dynalite's own answer (its request id) to a body that is not JSON: the check let it by.
+    expect(answer).toMatch(/^x-amzn-RequestId: /im);
+    expect(answer).toContain('com.amazon.coral.service#SerializationException');
+    client.socket.destroy();
+  });
+});
+
+describe('a signed client that goes away mid-body', () => {
+  let engine: RunningEngine;
+  beforeAll(async () => {
+    engine = await startDynalite(undefined, { credentials });
+  });
+  afterAll(() => engine.stop());
+
+  it('is dropped with nothing handed to dynalite, and the engine serves the next one', async () => {
+    const client = await connect(engine.endpoint);
+    client.socket.write(
+      requestHead(engine.endpoint, {
+        ...(await signedHeaders(engine.endpoint)),
+        'content-length': '1000',
+      }),
+    );
+    client.socket.write('{"TableName":');
+    await new Promise((wait) => setTimeout(wait, 50));
+    client.socket.destroy();
+    await client.closed;
+
+    const next = await connect(engine.endpoint);
+    next.socket.write(requestHead(engine.endpoint, { 'content-length': '0' }));
+    await within(5_000, next.closed);
+
+    expect(client.received()).toBe('');
+    expect(next.received()).toContain('MissingAuthenticationTokenException');
+  });
+});
+
+describe('signedRequestsOnly on a server with no engine', () => {
+  it('refuses to start rather than guard nothing', () => {
+    expect(() => signedRequestsOnly(createServer(), credentials)).toThrow(
+      'dynalite registered no request handler',
+    );
   });
 });
 
