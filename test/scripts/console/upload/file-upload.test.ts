@@ -109,4 +109,56 @@ describe('receiveFileUpload', () => {
     });
     await expect(receiveReport(request, join(folder, 'no'), 10)).rejects.toThrow(MultipartError);
   });
+
+  it('refuses a body with no content type, writing nothing', async () => {
+    const { bytes } = await reportForm('a,b\n', 'r.csv');
+    const path = join(folder, 'untyped');
+    const request = arriving(bytes, '', 64);
+    request.headers.delete('content-type');
+
+    await expect(receiveReport(request, path)).rejects.toThrow(
+      'the upload is not a form with a file (multipart/form-data)',
+    );
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('refuses a declared length over the limit before reading a byte of the body', async () => {
+    const { bytes, type } = await reportForm('x'.repeat(10_000), 'big.csv');
+    const path = join(folder, 'declared');
+    let pulled = false;
+    // No high-water mark: the stream is pulled only when someone reads it.
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulled = true;
+          controller.enqueue(new Uint8Array(bytes));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body,
+      headers: { 'content-type': type, 'content-length': String(bytes.length) },
+      duplex: 'half',
+    } as RequestInit);
+
+    await expect(receiveReport(request, path, 4096)).rejects.toThrow(UploadTooLargeError);
+    expect(pulled).toBe(false);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('refuses a text field over its limit, and removes the file already written', async () => {
+    const form = new FormData();
+    form.append('report', new File(['a,b\n1,2\n'], 'r.csv'));
+    form.append('note', 'n'.repeat(5 * 1024));
+    const { bytes, type } = await encoded(form);
+    const path = join(folder, 'long-field');
+
+    await expect(receiveReport(arriving(bytes, type, 256), path)).rejects.toThrow(
+      'a form field is too long',
+    );
+    expect(existsSync(path)).toBe(false);
+  });
 });
