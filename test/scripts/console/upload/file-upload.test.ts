@@ -110,6 +110,21 @@ describe('receiveFileUpload', () => {
     await expect(receiveReport(request, join(folder, 'no'), 10)).rejects.toThrow(MultipartError);
   });
 
+  it('refuses a multipart type without a boundary before reading the body', async () => {
+    const { bytes } = await reportForm('a,b\n', 'r.csv');
+    const path = join(folder, 'no-boundary');
+
+    await expect(
+      receiveReport(arriving(bytes, 'multipart/form-data; charset=utf-8', 64), path),
+    ).rejects.toThrow(
+      expect.objectContaining({
+        name: 'MultipartError',
+        cause: expect.objectContaining({ message: expect.stringMatching(/boundary/i) }),
+      }),
+    );
+    expect(existsSync(path)).toBe(false);
+  });
+
   it('refuses a body with no content type, writing nothing', async () => {
     const { bytes } = await reportForm('a,b\n', 'r.csv');
     const path = join(folder, 'untyped');
