@@ -24,8 +24,11 @@ export function sameOriginPost(
     if (site !== undefined && site !== 'same-origin') {
       return c.text('Refused: this request did not come from the console page.', 403);
     }
-    const token =
-      c.req.header('x-csrf-token') ?? c.req.query(csrfFieldName) ?? (await formToken(c.req.raw));
+    // One await around the whole chain: an await reached on some paths only makes v8's coverage
+    // count the branch after it as never taken, and this guard is gated at 100% of branches.
+    const token = await (c.req.header('x-csrf-token') ??
+      c.req.query(csrfFieldName) ??
+      formToken(c.req.raw));
     if (token === undefined || !sameSecret(c.get('session').csrfToken, token)) {
       return c.text('Refused: the form is stale or forged. Reload the page and try again.', 403);
     }
