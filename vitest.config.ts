@@ -35,16 +35,30 @@ export default defineConfig({
     // lambda/stream-consumer.ts is one line around createStreamConsumer, which the tests build.
     coverage: {
       provider: 'v8',
-      include: ['lambda/**/*.ts', 'infra/**/*.ts'],
+      include: ['lambda/**/*.ts', 'infra/**/*.ts', 'scripts/**/*.ts'],
       exclude: ['lambda/stream-consumer.ts', 'infra/app.ts'],
       // The per-file table: `npx vitest run --coverage --coverage.reporter=text`.
       reporter: ['text-summary'],
       reportsDirectory: '.cache/coverage',
       reportOnFailure: true,
-      // At least 95% of lines and of branches. What is left uncovered is mostly fallbacks the
-      // strict types ask for and the composition never reaches (a budget or key that an earlier
-      // middleware always sets); a new branch needs a test that proves it.
-      thresholds: { lines: 95, branches: 95 },
+      thresholds: {
+        // What ships to Lambda and the stack: at least 95% of lines and of branches. What is
+        // left uncovered is mostly fallbacks the strict types ask for and the composition never
+        // reaches; a new branch needs a test that proves it.
+        'lambda/**/*.ts': { lines: 95, branches: 95 },
+        'infra/**/*.ts': { lines: 95, branches: 95 },
+        // The tools, as a floor that only rises: the commands run in child processes in most of
+        // their tests, where this coverage cannot see them, so the figure is lower than what the
+        // tests exercise (docs/tools.md, "Coverage").
+        'scripts/**/*.ts': { lines: 71, branches: 60 },
+        // The guards, file by file: an uncovered branch in one is a failure, not an average.
+        'scripts/console/security/**/*.ts': { perFile: true, lines: 100, branches: 100 },
+        'scripts/local/engine/{signature-check,signed-requests-only,connection-limits}.ts': {
+          perFile: true,
+          lines: 100,
+          branches: 100,
+        },
+      },
     },
   },
 });
