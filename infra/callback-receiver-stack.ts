@@ -158,7 +158,10 @@ export class CallbackReceiverStack extends Stack {
       encryptionKey: this.encryptionKey,
       publisherRoleArns: settings.eventPublisherArns,
     });
-    this.settlePolicy = new SettlePolicy(this, 'Settle', { table: this.table });
+    this.settlePolicy = new SettlePolicy(this, 'Settle', {
+      table: this.table,
+      refusalsTable: this.refusalsTable,
+    });
     this.consoleReadPolicy = new ConsoleReadPolicy(this, 'ConsoleRead', {
       table: this.table,
       refusalsTable: this.refusalsTable,

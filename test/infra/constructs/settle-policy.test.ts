@@ -1,6 +1,11 @@
+import type { DynamoDBClient, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
 import { settleWrittenAttributes } from '../../../lambda/settle/written-attributes.js';
+import {
+  resolutionWrittenAttributes,
+  resolveRefusal,
+} from '../../../scripts/operations/refusals/refusal-resolution.js';
 import { actionsOf, type PolicyStatementJson, synthesize } from '../synth.js';
 
 const { stack, template } = synthesize();
@@ -12,6 +17,7 @@ const statements = (
 ).Properties.PolicyDocument.Statement;
 const bySid = (sid: string) => statements.find((statement) => statement.Sid === sid);
 const tableArn = stack.resolve(stack.table.tableArn);
+const refusalsArn = stack.resolve(stack.refusalsTable.tableArn);
 
 describe('the settle policy (operators who settle conflicts)', () => {
   test('is a managed policy the stack outputs for attaching, attached to no one', () => {
@@ -34,6 +40,54 @@ describe('the settle policy (operators who settle conflicts)', () => {
     // What marks an item's kind and place stays out of reach.
     for (const kept of ['record', 'receivedAt', 'conflictOf'])
       expect(attributes).not.toContain(kept);
+  });
+
+  test('allows on the refusals table only UpdateItem naming the key, shard and resolution', () => {
+    const write = bySid('WriteOnlyRefusalResolution');
+    expect(actionsOf(write as PolicyStatementJson)).toEqual(['dynamodb:UpdateItem']);
+    expect(write?.Resource).toEqual(refusalsArn);
+    const condition = (write?.Condition ?? {}) as Record<string, Record<string, string | string[]>>;
+    const attributes = condition['ForAllValues:StringEquals']?.['dynamodb:Attributes'];
+    expect(attributes).toEqual(['digest', 'listShard', 'resolution']);
+    expect(attributes).toEqual([...resolutionWrittenAttributes]);
+    expect(condition.StringEqualsIfExists?.['dynamodb:ReturnValues']).toBe('NONE');
+    // The same attributes bound the deny that holds beside a broader grant.
+    const deny = bySid('NeverWriteOtherRefusalAttributes');
+    expect(deny?.Effect).toBe('Deny');
+    expect(deny?.Resource).toEqual(refusalsArn);
+    expect(JSON.stringify(deny?.Condition)).toContain(JSON.stringify(attributes));
+  });
+
+  test('names in the resolution list every attribute the write itself names, and no other', async () => {
+    const sent: UpdateItemCommandInput[] = [];
+    const client = {
+      send: async (command: { input: UpdateItemCommandInput }) => {
+        sent.push(command.input);
+        return {};
+      },
+    } as unknown as DynamoDBClient;
+    await resolveRefusal({ client, tableName: 'Refusals' }, 'ab12', {
+      by: 'arn:aws:iam::123456789012:role/operator',
+      at: '2026-01-01T00:00:00.000Z',
+      why: 'ticket 7',
+      how: 'marked',
+    });
+    const [input] = sent;
+    const named = new Set([
+      ...Object.keys(input?.Key ?? {}),
+      ...Object.values(input?.ExpressionAttributeNames ?? {}),
+    ]);
+    expect([...named].sort()).toEqual([...resolutionWrittenAttributes].sort());
+    // Nothing asked back, so `StringEqualsIfExists dynamodb:ReturnValues NONE` lets it through.
+    expect(input?.ReturnValues ?? 'NONE').toBe('NONE');
+  });
+
+  test('denies destroying or unprotecting either table and everything under it', () => {
+    const resources = JSON.stringify(bySid('NeverDestroyOrUnprotect')?.Resource);
+    for (const arn of [tableArn, refusalsArn]) {
+      expect(resources).toContain(JSON.stringify(arn));
+      expect(resources).toContain(JSON.stringify({ 'Fn::Join': ['', [arn, '/*']] }));
+    }
   });
 
   test('denies every other write: put, delete, batches, PartiQL, the table, its TTL and backups', () => {
