@@ -204,7 +204,7 @@ export class CallbackReceiverStack extends Stack {
     );
     output(
       'SettlePolicyArn',
-      'Attach to operators who settle conflicts (npx callback-receiver settle): least privilege',
+      'Attach to operators who settle conflicts or mark refusals resolved: least privilege',
       this.settlePolicy.policy.managedPolicyArn,
     );
     output(

@@ -1,9 +1,11 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { settleWrittenAttributes } from '../../lambda/settle/written-attributes.js';
+import {
+  resolutionWrittenAttributes,
+  settleWrittenAttributes,
+} from '../../lambda/settle/written-attributes.js';
 import { indexNames } from '../../lambda/storage/table-definition.js';
-import { resolutionWrittenAttributes } from '../../scripts/operations/refusals/refusal-resolution.js';
 
 export interface SettlePolicyProps {
   /** The transactions table. */

@@ -1,4 +1,5 @@
 import { type FieldDeclarations, transactionFields } from '../callback/transaction-fields.js';
+import { refusalsTable } from '../refusals/refusals-table.js';
 import { attributes } from '../storage/table-definition.js';
 import { fieldsVersionAttribute } from '../storage/transaction-item.js';
 import { settlementAttributes } from './settlement.js';
@@ -42,4 +43,19 @@ export const settleWrittenAttributes: readonly string[] = [
   attributes.usernameKey,
   attributes.timeShard,
   ...Object.values(settlementAttributes),
+];
+
+/** The attribute of a kept refusal that says it was dealt with. */
+export const resolutionAttribute = 'resolution';
+
+/**
+ * Every attribute a refusal's resolution writes (scripts/operations/refusals/refusal-resolution.ts:
+ * the key, the shard its condition checks, the resolution): the operators' IAM policy allows
+ * UpdateItem on the refusals table naming these and no others, so the write and the policy change
+ * together.
+ */
+export const resolutionWrittenAttributes: readonly string[] = [
+  refusalsTable.partitionKey,
+  refusalsTable.listShard,
+  resolutionAttribute,
 ];

@@ -4,23 +4,10 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { refusalsTable } from '../../../lambda/refusals/refusals-table.js';
+import { resolutionAttribute } from '../../../lambda/settle/written-attributes.js';
 import { maxKeysPerBatch, type QueryContext } from '../../table/transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
-
-/** The attribute of a kept refusal that says it was dealt with. */
-export const resolutionAttribute = 'resolution';
-
-/**
- * Every attribute {@link resolveRefusal}'s write names (the key, the shard its condition checks,
- * the resolution): the operators' IAM policy (infra/constructs/settle-policy.ts) allows UpdateItem
- * on the refusals table naming these and no others, so the write and the policy change together.
- */
-export const resolutionWrittenAttributes: readonly string[] = [
-  refusalsTable.partitionKey,
-  refusalsTable.listShard,
-  resolutionAttribute,
-];
 
 /** Longest reason kept, as for a settle's. */
 export const maxResolutionReasonLength = 1000;

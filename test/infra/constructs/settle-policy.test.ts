@@ -1,11 +1,11 @@
 import type { DynamoDBClient, UpdateItemCommandInput } from '@aws-sdk/client-dynamodb';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, test } from 'vitest';
-import { settleWrittenAttributes } from '../../../lambda/settle/written-attributes.js';
 import {
   resolutionWrittenAttributes,
-  resolveRefusal,
-} from '../../../scripts/operations/refusals/refusal-resolution.js';
+  settleWrittenAttributes,
+} from '../../../lambda/settle/written-attributes.js';
+import { resolveRefusal } from '../../../scripts/operations/refusals/refusal-resolution.js';
 import { actionsOf, type PolicyStatementJson, synthesize } from '../synth.js';
 
 const { stack, template } = synthesize();
