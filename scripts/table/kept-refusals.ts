@@ -12,9 +12,10 @@ import {
   refusalsTable,
 } from '../../lambda/refusals/refusals-table.js';
 import { UsageError } from '../cli/cli-errors.js';
+import { itemsByKey } from './items-by-key.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type KeptRefusal, kept, type RefusalSummary, summary } from './refusal-item.js';
-import { maxKeysPerBatch, type QueryContext } from './transaction-queries.js';
+import type { QueryContext } from './transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -165,32 +166,16 @@ async function refusalsByDigest(
  * is left out.
  */
 export async function firstReceivedTimes(
-  { client, tableName }: QueryContext,
+  context: QueryContext,
   digests: readonly string[],
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  for (let start = 0; start < digests.length; start += maxKeysPerBatch) {
-    let keys: Item[] = digests
-      .slice(start, start + maxKeysPerBatch)
-      .map((digest) => ({ [refusalsTable.partitionKey]: { S: digest } }));
-    while (keys.length > 0) {
-      const output = await client.send(
-        new BatchGetItemCommand({
-          RequestItems: {
-            [tableName]: {
-              Keys: keys,
-              ProjectionExpression: '#digest, firstReceivedAt',
-              ExpressionAttributeNames: { '#digest': refusalsTable.partitionKey },
-            },
-          },
-        }),
-      );
-      for (const item of output.Responses?.[tableName] ?? []) {
-        const [digest, first] = [item[refusalsTable.partitionKey]?.S, item.firstReceivedAt?.S];
-        if (digest !== undefined && first !== undefined) found.set(digest, first);
-      }
-      keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
+  const items = await itemsByKey(context, refusalsTable.partitionKey, digests, {
+    projection: [refusalsTable.partitionKey, 'firstReceivedAt'],
+  });
+  for (const item of items) {
+    const [digest, first] = [item[refusalsTable.partitionKey]?.S, item.firstReceivedAt?.S];
+    if (digest !== undefined && first !== undefined) found.set(digest, first);
   }
   return found;
 }

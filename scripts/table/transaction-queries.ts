@@ -1,6 +1,5 @@
 import {
   type AttributeValue,
-  BatchGetItemCommand,
   type DynamoDBClient,
   GetItemCommand,
   paginateQuery,
@@ -10,6 +9,7 @@ import {
 import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
 import { byTimeProjection } from './index-projection.js';
+import { itemsByKey, maxKeysPerRequest } from './items-by-key.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type StoredItem, storedItem } from './stored-item.js';
 import type { TimeWindow } from './time-window.js';
@@ -225,7 +225,7 @@ export async function* take<T>(stream: AsyncIterable<T>, limit: number): AsyncGe
 }
 
 /** BatchGetItem's limit of keys per request. */
-export const maxKeysPerBatch = 100;
+export const maxKeysPerBatch = maxKeysPerRequest;
 
 /** The transaction items among `references` (at most 100), by key, consistently read. */
 export async function itemsByReference(
@@ -236,21 +236,12 @@ export async function itemsByReference(
     throw new RangeError(`at most ${maxKeysPerBatch} references per lookup`);
   }
   const found = new Map<string, Item>();
-  let keys: Item[] = [...new Set(references)].map((reference) => ({
-    [attributes.reference]: { S: reference },
-  }));
-  while (keys.length > 0) {
-    const output = await client.send(
-      new BatchGetItemCommand({
-        RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
-      }),
-    );
-    for (const item of output.Responses?.[tableName] ?? []) {
-      const reference = item[attributes.reference]?.S;
-      if (item.record?.S === 'transaction' && reference) found.set(reference, item);
-    }
-    // Keys DynamoDB did not get to (throttling, 16 MB) come back to be asked again.
-    keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
+  const items = await itemsByKey({ client, tableName }, attributes.reference, references, {
+    consistent: true,
+  });
+  for (const item of items) {
+    const reference = item[attributes.reference]?.S;
+    if (item.record?.S === 'transaction' && reference) found.set(reference, item);
   }
   return found;
 }

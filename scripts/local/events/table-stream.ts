@@ -1,10 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import {
-  type AttributeValue,
-  BatchGetItemCommand,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBRecord, AttributeValue as LambdaAttribute } from 'aws-lambda';
 import type { TransactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { attributes } from '../../../lambda/storage/table-definition.js';
@@ -13,6 +9,7 @@ import { takeChanges } from '../../operations/events/change-notes.js';
 import type { EventFiles } from '../../operations/events/event-files.js';
 import type { Outbox, OutboxEntry } from '../../operations/events/outbox.js';
 import { lambdaJson } from '../../operations/events/republish.js';
+import { itemsByKey } from '../../table/items-by-key.js';
 import { type CursorPosition, LiveCursor } from '../../table/live-cursor.js';
 
 type Item = Record<string, AttributeValue>;
@@ -162,28 +159,13 @@ function changesOf(
 
 /** The items with these keys, whole and consistently read, a hundred per request. */
 async function readItems(
-  { client, tableName }: { client: DynamoDBClient; tableName: string },
+  context: { client: DynamoDBClient; tableName: string },
   keys: readonly string[],
 ): Promise<Map<string, Item>> {
   const found = new Map<string, Item>();
-  const unique = [...new Set(keys)];
-  for (let start = 0; start < unique.length; start += 100) {
-    let batch: Item[] = unique
-      .slice(start, start + 100)
-      .map((key) => ({ [attributes.reference]: { S: key } }));
-    while (batch.length > 0) {
-      const output = await client.send(
-        new BatchGetItemCommand({
-          RequestItems: { [tableName]: { Keys: batch, ConsistentRead: true } },
-        }),
-      );
-      for (const item of output.Responses?.[tableName] ?? []) {
-        const key = item[attributes.reference]?.S;
-        if (key !== undefined) found.set(key, item);
-      }
-      // Keys DynamoDB did not get to (throttling, 16 MB) are asked again.
-      batch = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
+  for (const item of await itemsByKey(context, attributes.reference, keys, { consistent: true })) {
+    const key = item[attributes.reference]?.S;
+    if (key !== undefined) found.set(key, item);
   }
   return found;
 }

@@ -1,11 +1,8 @@
-import {
-  type AttributeValue,
-  BatchGetItemCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { refusalsTable } from '../../../lambda/refusals/refusals-table.js';
 import { resolutionAttribute } from '../../../lambda/settle/written-attributes.js';
-import { maxKeysPerBatch, type QueryContext } from '../../table/transaction-queries.js';
+import { itemsByKey } from '../../table/items-by-key.js';
+import type { QueryContext } from '../../table/transaction-queries.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -99,37 +96,17 @@ export function isResolved(
  * (the index does not carry it, and no body is read), a hundred keys a request.
  */
 export async function resolutionsOf(
-  { client, tableName }: QueryContext,
+  context: QueryContext,
   digests: readonly string[],
 ): Promise<Map<string, RefusalResolution>> {
   const found = new Map<string, RefusalResolution>();
-  for (let start = 0; start < digests.length; start += maxKeysPerBatch) {
-    let keys: Item[] = digests
-      .slice(start, start + maxKeysPerBatch)
-      .map((digest) => ({ [refusalsTable.partitionKey]: { S: digest } }));
-    while (keys.length > 0) {
-      const output = await client.send(
-        new BatchGetItemCommand({
-          RequestItems: {
-            [tableName]: {
-              Keys: keys,
-              ProjectionExpression: '#digest, #resolution',
-              ExpressionAttributeNames: {
-                '#digest': refusalsTable.partitionKey,
-                '#resolution': resolutionAttribute,
-              },
-            },
-          },
-        }),
-      );
-      for (const item of output.Responses?.[tableName] ?? []) {
-        const digest = item[refusalsTable.partitionKey]?.S;
-        const resolution = resolutionOf(item);
-        if (digest !== undefined && resolution !== undefined) found.set(digest, resolution);
-      }
-      // Keys DynamoDB did not get to come back to be asked again.
-      keys = output.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
+  const items = await itemsByKey(context, refusalsTable.partitionKey, digests, {
+    projection: [refusalsTable.partitionKey, resolutionAttribute],
+  });
+  for (const item of items) {
+    const digest = item[refusalsTable.partitionKey]?.S;
+    const resolution = resolutionOf(item);
+    if (digest !== undefined && resolution !== undefined) found.set(digest, resolution);
   }
   return found;
 }
