@@ -90,18 +90,33 @@ export async function listConflicts(
   { all }: { readonly all: boolean },
 ): Promise<ConflictView[]> {
   const { client, tableName } = context;
-  const byReference = new Map<string, Item[]>();
+  const items: Item[] = [];
   for await (const page of paginateScan(
     { client },
     { TableName: tableName, IndexName: indexNames.byConflictOf },
   )) {
-    for (const item of page.Items ?? []) {
-      const reference = item[attributes.conflictOf]?.S;
-      if (reference === undefined) continue;
-      const kept = byReference.get(reference);
-      if (kept) kept.push(item);
-      else byReference.set(reference, [item]);
-    }
+    items.push(...(page.Items ?? []));
+  }
+  return viewsOf(context, items, all);
+}
+
+/**
+ * Conflict items as an operator sees them: grouped by the reference they claim (references in
+ * order), each reference's transaction read by key a hundred at a time, open ones only unless
+ * `all`.
+ */
+async function viewsOf(
+  context: QueryContext,
+  items: readonly Item[],
+  all: boolean,
+): Promise<ConflictView[]> {
+  const byReference = new Map<string, Item[]>();
+  for (const item of items) {
+    const reference = item[attributes.conflictOf]?.S;
+    if (reference === undefined) continue;
+    const kept = byReference.get(reference);
+    if (kept) kept.push(item);
+    else byReference.set(reference, [item]);
   }
   const references = [...byReference.keys()].sort();
   const views: ConflictView[] = [];
@@ -163,27 +178,7 @@ export async function conflictsPage(
         ...(start ? { ExclusiveStartKey: start } : {}),
       }),
     );
-    const byReference = new Map<string, Item[]>();
-    for (const item of scanned.Items ?? []) {
-      const reference = item[attributes.conflictOf]?.S;
-      if (reference === undefined) continue;
-      const kept = byReference.get(reference);
-      if (kept) kept.push(item);
-      else byReference.set(reference, [item]);
-    }
-    const references = [...byReference.keys()].sort();
-    for (let first = 0; first < references.length; first += maxKeysPerBatch) {
-      const batch = references.slice(first, first + maxKeysPerBatch);
-      const transactions = await itemsByReference(context, batch);
-      for (const reference of batch) {
-        const state = stateOf(
-          reference,
-          transactions.get(reference),
-          byReference.get(reference) ?? [],
-        );
-        conflicts.push(...state.conflicts.filter((conflict) => all || !conflict.settlement));
-      }
-    }
+    conflicts.push(...(await viewsOf(context, scanned.Items ?? [], all)));
     start = scanned.LastEvaluatedKey;
     if (start === undefined) break;
   }
