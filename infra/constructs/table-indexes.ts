@@ -11,11 +11,16 @@ export function addTableIndexes(table: Table, definition: TableDefinition): void
   for (const index of definition.indexes) {
     table.addGlobalSecondaryIndex({
       indexName: index.indexName,
-      partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+      partitionKey: {
+        name: index.partitionKey,
+        type: index.partitionKeyType === 'N' ? AttributeType.NUMBER : AttributeType.STRING,
+      },
       sortKey: { name: index.sortKey, type: AttributeType.STRING },
       ...(index.projection === 'all'
         ? { projectionType: ProjectionType.ALL }
-        : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
+        : index.projection === 'keys'
+          ? { projectionType: ProjectionType.KEYS_ONLY }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection] }),
     });
   }
 }

@@ -8,7 +8,7 @@ import {
  * The transactions table, defined once. The CDK stack, local mode and the tests all build the
  * table from this object, so the key schema and indexes cannot drift between AWS and a laptop.
  *
- * Every attribute named here is a string (DynamoDB `S`).
+ * Every key attribute named here is a string (DynamoDB `S`) but the gateway's `id` (`N`).
  */
 
 /** Attribute names that the key schema and the indexes depend on. */
@@ -27,6 +27,8 @@ export const attributes = {
   timeShard: 'timeShard',
   /** Present on conflict audit items only: the reference the conflicting delivery claimed. */
   conflictOf: 'conflictOf',
+  /** The gateway's own transaction id, a declared integer stored as `N`: what its support quotes. */
+  gatewayId: 'id',
 } as const;
 
 /**
@@ -63,10 +65,26 @@ export function listAttributesOf(fields: FieldDeclarations): string[] {
 export interface IndexDefinition {
   readonly indexName: string;
   readonly partitionKey: string;
+  /** @default 'S' */
+  readonly partitionKeyType?: 'S' | 'N';
   readonly sortKey: string;
-  /** `all`, or the non-key attributes the index carries (DynamoDB `INCLUDE`). */
-  readonly projection: 'all' | readonly string[];
+  /**
+   * `all`; `keys`, the table's and the index's keys alone (DynamoDB `KEYS_ONLY`); or the non-key
+   * attributes the index carries (DynamoDB `INCLUDE`).
+   */
+  readonly projection: 'all' | 'keys' | readonly string[];
 }
+
+/**
+ * The search indexes, in the order a stack deployed without them adds them: one per stack update
+ * (docs/deploy.md, "Changing indexes"). Each holds keys only, so no field declaration ever has
+ * to rebuild it; a search reads its page of matches back by key (at most one batch).
+ * - `byReference`: every transaction under its time shard, sorted by reference, so a prefix is
+ *   one `begins_with` range per shard, {@link timeShards} queries at any table size.
+ * - `byGatewayId`: the gateway's `id`, newest first: one query.
+ */
+export const searchIndexNames = ['byReference', 'byGatewayId'] as const;
+export type SearchIndexName = (typeof searchIndexNames)[number];
 
 export interface TableDefinition {
   readonly partitionKey: string;
@@ -120,6 +138,8 @@ export function indexNamesOf(
     byUser: versionedName('byUser', oldest(versions.byUser)),
     byTime: versionedName('byTime', oldest(versions.byTime)),
     byConflictOf: 'byConflictOf',
+    byReference: 'byReference',
+    byGatewayId: 'byGatewayId',
   } as const;
 }
 
@@ -151,13 +171,29 @@ function listProjection(fields: FieldDeclarations, version: number): string[] {
 }
 
 /**
- * The table for a declaration of the transaction's fields (tests: a fixture's) and the list
- * indexes it holds (@default {@link listIndexVersionsOf}).
+ * The table for a declaration of the transaction's fields (tests: a fixture's), the list indexes
+ * it holds (@default {@link listIndexVersionsOf}) and its search indexes (@default all of them).
  */
 export function transactionsTableOf(
   fields: FieldDeclarations,
   versions: ListIndexVersions = listIndexVersionsOf(fields),
+  search: readonly SearchIndexName[] = searchIndexNames,
 ): TableDefinition {
+  const searchIndexes: Record<SearchIndexName, IndexDefinition> = {
+    byReference: {
+      indexName: 'byReference',
+      partitionKey: attributes.timeShard,
+      sortKey: attributes.reference,
+      projection: 'keys',
+    },
+    byGatewayId: {
+      indexName: 'byGatewayId',
+      partitionKey: attributes.gatewayId,
+      partitionKeyType: 'N',
+      sortKey: attributes.receivedAt,
+      projection: 'keys',
+    },
+  };
   const listIndex = (base: 'byUser' | 'byTime', partitionKey: string) =>
     versions[base].map(
       (version): IndexDefinition => ({
@@ -182,18 +218,24 @@ export function transactionsTableOf(
         sortKey: attributes.receivedAt,
         projection: 'all',
       },
+      // Conflict audit items carry neither a time shard nor a top-level id: never found here.
+      ...searchIndexNames
+        .filter((name) => search.includes(name))
+        .map((name) => searchIndexes[name]),
     ],
   };
 }
 
 export const transactionsTable = /* @__PURE__ */ transactionsTableOf(transactionFields);
 
-/** Every attribute the key schema and indexes use, each once (all strings). */
-export function keyAttributeNames(table: TableDefinition = transactionsTable): string[] {
-  const names = new Set<string>([table.partitionKey]);
+/** Every attribute the key schema and indexes use, each once, with its DynamoDB type. */
+export function keyAttributesOf(
+  table: TableDefinition = transactionsTable,
+): { readonly name: string; readonly type: 'S' | 'N' }[] {
+  const types = new Map<string, 'S' | 'N'>([[table.partitionKey, 'S']]);
   for (const index of table.indexes) {
-    names.add(index.partitionKey);
-    names.add(index.sortKey);
+    types.set(index.partitionKey, index.partitionKeyType ?? 'S');
+    types.set(index.sortKey, 'S');
   }
-  return [...names];
+  return [...types].map(([name, type]) => ({ name, type }));
 }

@@ -26,7 +26,9 @@ export function byTimeProjection(
   const { byTime } = indexNamesOf(fields);
   const index = transactionsTableOf(fields).indexes.find(({ indexName }) => indexName === byTime);
   const carried = index?.projection ?? [];
-  const wanted = only.filter((name) => carried === 'all' || carried.includes(name));
+  const wanted = only.filter(
+    (name) => carried === 'all' || (carried !== 'keys' && carried.includes(name)),
+  );
   const projected = [...new Set([attributes.reference, attributes.receivedAt, ...wanted])];
   const names = Object.fromEntries(projected.map((name, i) => [`#p${i}`, name]));
   return { names, expression: { ProjectionExpression: Object.keys(names).join(', ') } };

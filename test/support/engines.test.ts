@@ -38,7 +38,7 @@ describe.each(engines)('the %s engine', (engine: Engine) => {
     ExpressionAttributeNames: { '#r': 'reference' },
   });
 
-  it('creates the table from the shared definition: ACTIVE, keyed by reference, with its 3 GSIs', async () => {
+  it('creates the table from the shared definition: ACTIVE, keyed by reference, with its 5 GSIs', async () => {
     const { Table } = await table.client.send(
       new DescribeTableCommand({ TableName: table.tableName }),
     );
@@ -50,7 +50,7 @@ describe.each(engines)('the %s engine', (engine: Engine) => {
       keys: index.KeySchema?.map((key) => [key.AttributeName, key.KeyType]),
       projection: index.Projection?.ProjectionType,
     }));
-    expect(indexes).toHaveLength(3);
+    expect(indexes).toHaveLength(5);
     expect(indexes).toEqual(
       expect.arrayContaining(
         transactionsTable.indexes.map((index) => ({
@@ -59,7 +59,12 @@ describe.each(engines)('the %s engine', (engine: Engine) => {
             [index.partitionKey, 'HASH'],
             [index.sortKey, 'RANGE'],
           ],
-          projection: index.projection === 'all' ? 'ALL' : 'INCLUDE',
+          projection:
+            index.projection === 'all'
+              ? 'ALL'
+              : index.projection === 'keys'
+                ? 'KEYS_ONLY'
+                : 'INCLUDE',
         })),
       ),
     );

@@ -1,7 +1,7 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { refusalsTableDefinition } from '../../../lambda/refusals/refusals-table.js';
 import {
-  keyAttributeNames,
+  keyAttributesOf,
   type TableDefinition,
   transactionsTable,
 } from '../../../lambda/storage/table-definition.js';
@@ -14,9 +14,9 @@ export function createTableInput(
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: keyAttributeNames(table).map((name) => ({
+    AttributeDefinitions: keyAttributesOf(table).map(({ name, type }) => ({
       AttributeName: name,
-      AttributeType: 'S',
+      AttributeType: type,
     })),
     KeySchema: [{ AttributeName: table.partitionKey, KeyType: 'HASH' }],
     GlobalSecondaryIndexes: table.indexes.map((index) => ({
@@ -28,7 +28,9 @@ export function createTableInput(
       Projection:
         index.projection === 'all'
           ? { ProjectionType: 'ALL' }
-          : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
+          : index.projection === 'keys'
+            ? { ProjectionType: 'KEYS_ONLY' }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] },
     })),
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' },
   };

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import {
   type IndexDefinition,
   indexNames,
-  keyAttributeNames,
+  keyAttributesOf,
   transactionsTable,
 } from '../../../lambda/storage/table-definition.js';
 import { synthesize } from '../synth.js';
@@ -88,15 +88,16 @@ describe('transactions table', () => {
     expect(indexes.asArray()).toHaveLength(transactionsTable.indexes.length);
   });
 
-  test('defines exactly the key attributes of the definition, all strings', () => {
+  test('defines exactly the key attributes of the definition, strings but the gateway id', () => {
     const definitions = new Capture();
     template.hasResourceProperties('AWS::DynamoDB::Table', { AttributeDefinitions: definitions });
     expect(definitions.asArray()).toEqual(
       expect.arrayContaining(
-        keyAttributeNames().map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        keyAttributesOf().map(({ name, type }) => ({ AttributeName: name, AttributeType: type })),
       ),
     );
-    expect(definitions.asArray()).toHaveLength(keyAttributeNames().length);
+    expect(definitions.asArray()).toHaveLength(keyAttributesOf().length);
+    expect(definitions.asArray()).toContainEqual({ AttributeName: 'id', AttributeType: 'N' });
   });
 
   test('streams new images for downstream consumers', () => {
@@ -115,5 +116,7 @@ describe('transactions table', () => {
 function projectionOf(index: IndexDefinition): Record<string, unknown> {
   return index.projection === 'all'
     ? { ProjectionType: 'ALL' }
-    : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] };
+    : index.projection === 'keys'
+      ? { ProjectionType: 'KEYS_ONLY' }
+      : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection] };
 }

@@ -3,8 +3,10 @@ import { transactionFields } from '../../../lambda/callback/transaction-fields.j
 import {
   indexNames,
   indexNamesOf,
+  keyAttributesOf,
   listedSince,
   listIndexVersions,
+  searchIndexNames,
   transactionsTable,
   transactionsTableOf,
 } from '../../../lambda/storage/table-definition.js';
@@ -35,6 +37,7 @@ describe("the product's list indexes", () => {
       ...listIndexVersions.byUser.map((version) => named('byUser', version)),
       ...listIndexVersions.byTime.map((version) => named('byTime', version)),
       'byConflictOf',
+      ...searchIndexNames,
     ]);
     expect(names).toContain(indexNames.byUser);
     expect(names).toContain(indexNames.byTime);
@@ -58,6 +61,7 @@ describe('a staged list index', () => {
       'byUserV2',
       'byTime',
       'byConflictOf',
+      ...searchIndexNames,
     ]);
     expect(indexNamesOf(feeFields, { byUser: [1, 2], byTime: [1] }).byUser).toBe('byUser');
     expect(indexNamesOf(feeFields, { byUser: [2], byTime: [1, 2] }).byUser).toBe('byUserV2');
@@ -68,7 +72,29 @@ describe('a staged list index', () => {
       'byUserV2',
       'byTimeV2',
       'byConflictOf',
+      ...searchIndexNames,
     ]);
     expect(indexNamesOf(feeFields)).toMatchObject({ byUser: 'byUserV2', byTime: 'byTimeV2' });
+  });
+});
+
+describe('the search indexes', () => {
+  it('key the gateway id as the number it is stored as, every other key a string', () => {
+    const types = Object.fromEntries(keyAttributesOf().map(({ name, type }) => [name, type]));
+    expect(types).toEqual({
+      reference: 'S',
+      usernameKey: 'S',
+      receivedAt: 'S',
+      timeShard: 'S',
+      conflictOf: 'S',
+      id: 'N',
+    });
+  });
+
+  it('are left out of a table that names none, the state before search', () => {
+    const names = transactionsTableOf(transactionFields, undefined, []).indexes.map(
+      (index) => index.indexName,
+    );
+    expect(names).toEqual(['byUser', 'byTime', 'byConflictOf']);
   });
 });
