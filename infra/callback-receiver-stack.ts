@@ -5,7 +5,9 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { transactionFields } from '../lambda/callback/transaction-fields.js';
 import { serviceName } from '../lambda/observability/metric-names.js';
+import { transactionsTableOf } from '../lambda/storage/table-definition.js';
 import { Alarms } from './constructs/alarms.js';
 import { ApiKeySecret } from './constructs/api-key-secret.js';
 import { CallbackApi } from './constructs/callback-api.js';
@@ -83,6 +85,7 @@ export class CallbackReceiverStack extends Stack {
 
     this.table = new TransactionsTable(this, 'Transactions', {
       encryptionKey: this.encryptionKey,
+      definition: transactionsTableOf(transactionFields, undefined, settings.searchIndexes),
     }).table;
 
     // Authenticated deliveries refused for their content, apart from the transactions: no

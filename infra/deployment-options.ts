@@ -2,6 +2,7 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import * as z from 'zod';
 import { hashModes } from '../lambda/config/config.js';
 import { defaultRefusalsKeptPerMinute } from '../lambda/refusals/refusal-limits.js';
+import { searchIndexNames } from '../lambda/storage/table-definition.js';
 import {
   booleanValue,
   cidr,
@@ -196,6 +197,17 @@ export const deploymentOptions = {
       'answered as usual but not kept, counted in `RefusalsNotKept` (alarm). Repeats of a kept ' +
       'body are always counted',
     schema: positiveInteger.default(defaultRefusalsKeptPerMinute),
+  }),
+  searchIndexes: option({
+    type: '`byReference`, `byGatewayId` list',
+    default: 'both',
+    meaning:
+      'The search indexes the transactions table has (the console’s search, `query search`). ' +
+      'CloudFormation adds one index per update: a stack deployed without them deploys ' +
+      '`byReference` first, then both (docs/deploy.md, "Changing indexes")',
+    schema: listOf(z.enum(searchIndexNames), 'must list at least one index').default([
+      ...searchIndexNames,
+    ]),
   }),
   terminationProtection: option({
     type: 'boolean',

@@ -23,6 +23,7 @@ describe('deployment options from CDK context', () => {
       apiGatewayCloudWatchRole: true,
       authFailureAlarmThreshold: 20,
       refusalsKeptPerMinute: 120,
+      searchIndexes: ['byReference', 'byGatewayId'],
       terminationProtection: false,
     });
   });
@@ -46,6 +47,7 @@ describe('deployment options from CDK context', () => {
         apiGatewayCloudWatchRole: 'false',
         authFailureAlarmThreshold: '5',
         refusalsKeptPerMinute: '30',
+        searchIndexes: ' byReference ',
         terminationProtection: 'TRUE',
         tags: 'environment=production, owner=payments',
       }),
@@ -67,6 +69,7 @@ describe('deployment options from CDK context', () => {
       apiGatewayCloudWatchRole: false,
       authFailureAlarmThreshold: 5,
       refusalsKeptPerMinute: 30,
+      searchIndexes: ['byReference'],
       terminationProtection: true,
       tags: { environment: 'production', owner: 'payments' },
     });
@@ -114,6 +117,7 @@ describe('deployment options from CDK context', () => {
     ['apiGatewayCloudWatchRole', '0'],
     ['authFailureAlarmThreshold', '0'],
     ['refusalsKeptPerMinute', '0'],
+    ['searchIndexes', 'byUsername'],
     ['terminationProtection', 'on'],
     ['tags', 'environment'],
   ])('refuse a bad %s (%s), naming the option', (key, value) => {

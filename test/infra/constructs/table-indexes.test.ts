@@ -12,21 +12,27 @@ import {
   indexNamesOf,
   type ListIndexVersions,
   listIndexVersions,
+  type SearchIndexName,
+  searchIndexNames,
   transactionsTableOf,
 } from '../../../lambda/storage/table-definition.js';
 import { feeFields } from '../../support/fee-fields.js';
 
-/** A deployed state: the declaration and the list indexes the table holds under it. */
+/**
+ * A deployed state: the declaration, the list indexes the table holds under it, and its search
+ * indexes (@default all).
+ */
 interface State {
   readonly fields: FieldDeclarations;
   readonly versions: ListIndexVersions;
+  readonly search?: readonly SearchIndexName[];
 }
 
 /** The table's GSIs as CloudFormation sees them, by name, each as its template JSON. */
-function synthesizedIndexes({ fields, versions }: State): Map<string, string> {
+function synthesizedIndexes({ fields, versions, search }: State): Map<string, string> {
   const stack = new Stack(new App(), 'Indexes');
   new TransactionsTable(stack, 'Transactions', {
-    definition: transactionsTableOf(fields, versions),
+    definition: transactionsTableOf(fields, versions, search),
   });
   const [table] = Object.values(Template.fromStack(stack).findResources('AWS::DynamoDB::Table'));
   const indexes = (table?.Properties?.GlobalSecondaryIndexes ?? []) as { IndexName: string }[];
@@ -126,6 +132,7 @@ describe('changing the declaration, one index per stack update', () => {
         `byUserV${next}`,
         `byTimeV${next}`,
         'byConflictOf',
+        ...searchIndexNames,
       ]);
     });
 
@@ -142,5 +149,45 @@ describe('changing the declaration, one index per stack update', () => {
   it('would rename both list indexes at once without the staged path (the measure can fail)', () => {
     const direct = { fields: feeFields, versions: { byUser: [2], byTime: [2] } };
     expect(indexChanges(product, direct)).toBe(4);
+  });
+});
+
+describe('adding search to a stack deployed without it, one index per stack update', () => {
+  const before: State = { ...product, search: [] };
+  const steps: [string, State][] = [
+    ['-c searchIndexes=byReference', { ...product, search: ['byReference'] }],
+    ['the default, both', product],
+  ];
+
+  it.each(steps.map(([step], i) => [step, i] as const))(
+    'deploy "%s" creates exactly one index',
+    (_step, i) => {
+      const from = i === 0 ? before : (steps[i - 1]?.[1] as State);
+      expect(indexChanges(from, steps[i]?.[1] as State)).toBe(1);
+    },
+  );
+
+  it('would create both at once without the first step (the measure can fail)', () => {
+    expect(indexChanges(before, product)).toBe(2);
+  });
+
+  it('keys both on keys only, so no field declaration ever rebuilds them', () => {
+    for (const fields of [transactionFields, feeFields, laterFields]) {
+      const indexes = synthesizedIndexes({ fields, versions: v1 });
+      expect(JSON.parse(indexes.get('byReference') as string)).toMatchObject({
+        KeySchema: [
+          { AttributeName: 'timeShard', KeyType: 'HASH' },
+          { AttributeName: 'reference', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      });
+      expect(JSON.parse(indexes.get('byGatewayId') as string)).toMatchObject({
+        KeySchema: [
+          { AttributeName: 'id', KeyType: 'HASH' },
+          { AttributeName: 'receivedAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      });
+    }
   });
 });
