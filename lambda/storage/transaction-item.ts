@@ -34,10 +34,20 @@ export function transactionItem(record: TransactionRecord): Item {
 /** DynamoDB refuses an index key that is empty or longer than 2,048 bytes. */
 const maxIndexKeyBytes = 2048;
 
-/** The username index key, or nothing where DynamoDB cannot index it (also for corrections). */
+/**
+ * The username index key, or nothing where DynamoDB cannot index it (also for corrections). It
+ * is the username in lower case, so `Alice`, `alice` and `ALICE` are one user to the list and the
+ * search, as an operator typing a name expects; the item keeps the username as sent.
+ */
 export function usernameKey(username: string): Item {
-  const indexable = username !== '' && Buffer.byteLength(username, 'utf8') <= maxIndexKeyBytes;
-  return indexable ? { [attributes.usernameKey]: { S: username } } : {};
+  const key = foldedUsername(username);
+  const indexable = key !== '' && Buffer.byteLength(key, 'utf8') <= maxIndexKeyBytes;
+  return indexable ? { [attributes.usernameKey]: { S: key } } : {};
+}
+
+/** Unicode's default lower-case mapping: the same in every runtime and locale. */
+export function foldedUsername(username: string): string {
+  return username.toLowerCase();
 }
 
 /** The audit key of a conflicting delivery: one per reference and distinct content. */

@@ -8,6 +8,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import type { TransactionFields } from '../../lambda/callback/transaction-fields.js';
 import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
+import { foldedUsername } from '../../lambda/storage/transaction-item.js';
 import { byTimeProjection } from './index-projection.js';
 import { itemsByKey, maxKeysPerRequest } from './items-by-key.js';
 import { mergeSorted } from './merge-sorted.js';
@@ -69,7 +70,10 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return all;
 }
 
-/** A user's transactions, newest first, from the `byUser` index; within `window` if given. */
+/**
+ * A user's transactions in any letter case, newest first, from the `byUser` index; within
+ * `window` if given.
+ */
 export function listByUsername(
   context: QueryContext,
   username: string,
@@ -77,7 +81,8 @@ export function listByUsername(
   window?: TimeWindow,
 ) {
   const { byUser } = indexNamesOf(context.fields);
-  return newestByKey(context, byUser, attributes.usernameKey, username, filters, window);
+  const key = foldedUsername(username);
+  return newestByKey(context, byUser, attributes.usernameKey, key, filters, window);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { foldedUsername } from '../../../lambda/storage/transaction-item.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import { type TimeWindow, timeWindow } from '../../table/time-window.js';
 import {
@@ -115,7 +116,8 @@ function matches(item: StoredItem, filters: TransactionFilters): boolean {
   const within = windowOf(filters);
   const at = String(item.receivedAt);
   return (
-    (filters.username === undefined || item.username === filters.username) &&
+    (filters.username === undefined ||
+      foldedUsername(String(item.username)) === foldedUsername(filters.username)) &&
     (filters.type === undefined || item.type === filters.type) &&
     (filters.status === undefined || item.status === filters.status) &&
     at >= within.since &&

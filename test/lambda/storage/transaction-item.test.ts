@@ -18,6 +18,20 @@ describe('transactionItem', () => {
     });
     expect(item.fieldsVersion).toBeUndefined();
   });
+
+  it('keys the username index on the username in lower case, keeping the username as sent', () => {
+    const item = transactionItem(recordOf(transaction({ username: 'Grace.HOPPER-İ' })));
+    expect([item.username, item.usernameKey]).toEqual([
+      { S: 'Grace.HOPPER-İ' },
+      { S: 'grace.hopper-i̇' },
+    ]);
+  });
+
+  it('leaves out a username whose lower case DynamoDB cannot index (over 2,048 bytes)', () => {
+    // 'İ' is 2 bytes; its lower case, 'i' and a combining dot, 3: 700 of them fit only as sent.
+    const item = transactionItem(recordOf(transaction({ username: 'İ'.repeat(700) })));
+    expect(item.usernameKey).toBeUndefined();
+  });
 });
 
 describe('readTransactionAttributes', () => {
