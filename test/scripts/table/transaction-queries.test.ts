@@ -4,11 +4,13 @@ import {
   type QueryCommandInput,
 } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactionFields } from '../../../lambda/callback/transaction-fields.js';
 import {
   indexNames,
   type TableDefinition,
   timeShards,
   transactionsTable,
+  transactionsTableOf,
 } from '../../../lambda/storage/table-definition.js';
 import type { TransactionRecord } from '../../../lambda/storage/transaction-store.js';
 import { summarize } from '../../../scripts/commands/query-summary.js';
@@ -219,6 +221,17 @@ describe.each(engines)('a table whose indexes differ on %s', (engine: Engine) =>
     await expect(ensureTable(table.client, name, { create: false })).rejects.toThrow(
       /index byUser is missing.*older version.*deploy the stack.*Changing indexes/s,
     );
+  });
+
+  it('is taken where only search indexes are missing: a stack adds them one deploy at a time', async () => {
+    const name = `before-search-${table.tableName}`;
+    await table.client.send(
+      new CreateTableCommand(
+        createTableInput(name, transactionsTableOf(transactionFields, undefined, ['byReference'])),
+      ),
+    );
+
+    await expect(ensureTable(table.client, name, { create: false })).resolves.toBe('exists');
   });
 });
 
