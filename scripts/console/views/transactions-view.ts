@@ -4,6 +4,7 @@ import { transactionFields } from '../../../lambda/callback/transaction-fields.j
 import { UsageError } from '../../cli/cli-errors.js';
 import { transactionView } from '../../operations/transaction-listing.js';
 import type { StoredItem } from '../../table/stored-item.js';
+import { searchTransactions } from '../../table/transaction-search.js';
 import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
@@ -16,6 +17,7 @@ import {
   type TransactionFilters,
   transactionPage,
 } from './transaction-page.js';
+import { searchBox, searchResults } from './transaction-search.js';
 
 const defaultPageSize = 50;
 const maxPageSize = 200;
@@ -41,6 +43,15 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
   const pace = livePace[console.mode];
 
   app.get('/transactions', async (c) => {
+    const q = c.req.query('q')?.trim() || undefined;
+    if (q !== undefined) {
+      const result = await searchTransactions(context, q);
+      return page(c, console, {
+        title: `Search: ${q}`,
+        section: '/transactions',
+        body: html`${searchBox(q)}${searchResults(q, result, row, transactionView.tableHead)}`,
+      });
+    }
     const filters = filtersOf(c);
     const cursor = decode(c.req.query('after'), isCursor);
     const size = pageSizeOf(c);
@@ -53,7 +64,7 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
       return page(c, console, {
         title: 'Transactions',
         section: '/transactions',
-        body: html`${filterForm(filters)}<p class="notice error" role="alert">${error.message}</p>`,
+        body: html`${searchBox(undefined)}${filterForm(filters)}<p class="notice error" role="alert">${error.message}</p>`,
       });
     }
     const { rows, next } = result;
@@ -63,7 +74,7 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
       title: 'Transactions',
       section: '/transactions',
       scripts: ['live-poll.js'],
-      body: html`${filterForm(filters)}
+      body: html`${searchBox(undefined)}${filterForm(filters)}
 <div class="table-wrap"><table>
 <caption class="muted">${rows.length === 0 ? 'No transactions match.' : cursor ? 'Older transactions' : 'Newest first'}${live ? ' · new ones appear as they are recorded' : ''}</caption>
 <thead><tr>${transactionView.tableHead.map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
@@ -93,7 +104,8 @@ function pageSizeOf(c: Context<ConsoleEnv>): number {
   return Number.isInteger(size) && size >= 1 ? Math.min(size, maxPageSize) : defaultPageSize;
 }
 
-function row(item: StoredItem) {
+/** A transaction's row; `extra`, a cell after the declared columns (the search's "matched"). */
+function row(item: StoredItem, extra: unknown = '') {
   const [cells = []] = transactionView.tableRows(item);
   const reference = String(item.reference);
   return html`<tr>${cells.map((cell, index) =>
@@ -104,7 +116,7 @@ function row(item: StoredItem) {
         : index === statusColumn
           ? html`<td>${statusBadge(cell)}</td>`
           : html`<td${numeric[index] ? html` class="num"` : ''}>${shown(cell)}</td>`,
-  )}</tr>`;
+  )}${extra}</tr>`;
 }
 
 const statusColumn = transactionView.tableHead.indexOf('status');
@@ -146,7 +158,7 @@ function newestOf(rows: readonly StoredItem[], previous?: Newest): Newest {
 function filterForm(filters: TransactionFilters) {
   const field = (name: keyof TransactionFilters, label: string, hint = '') =>
     html`<label>${label}<input name="${name}" value="${filters[name] ?? ''}"${hint ? html` placeholder="${hint}"` : ''}></label>`;
-  return html`<form class="filters" method="get" action="/transactions" role="search">
+  return html`<form class="filters" method="get" action="/transactions" role="search" aria-label="Filter transactions">
 ${field('reference', 'Reference')}${field('username', 'Username')}
 ${choice('status', 'Status', filters)}${choice('type', 'Type', filters)}
 ${field('since', 'Since (UTC)', '2026-11-25')}${field('until', 'Until (UTC)', '2026-11-25T12:00')}

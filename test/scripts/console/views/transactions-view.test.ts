@@ -89,6 +89,42 @@ forEachEngine((engine) => {
       await page.close();
     });
 
+    it("searches one box for a reference's start, the gateway's id, a username in any case", async () => {
+      const stem = `srch-${Date.now().toString(36)}`;
+      const gatewayId = 880_000_000_000 + Math.floor(Math.random() * 1e9);
+      const found = [
+        transaction({ reference: `${stem}-a`, username: 'Search.Person' }),
+        transaction({ reference: `${stem}-b`, id: gatewayId }),
+      ];
+      for (const fields of found) expect(await console.deliver(fields)).toBe(204);
+      const page = await console.signedIn(browser, '/transactions');
+      const rows = page.locator('#rows tr td a');
+
+      await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(stem);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await expect.poll(() => rows.allTextContents()).toEqual([`${stem}-a`, `${stem}-b`]);
+      expect(new URL(page.url()).searchParams.get('q')).toBe(stem);
+      expect(await page.getByRole('region', { name: 'What was searched' }).textContent()).toMatch(
+        new RegExp(`references starting with "${stem}": 2 found`),
+      );
+
+      // A shared link runs the same search; the row says what it matched.
+      await page.goto(`${console.server.origin}/transactions?q=${gatewayId}`);
+      expect(await rows.allTextContents()).toEqual([`${stem}-b`]);
+      expect(await page.locator('#rows tr td').last().textContent()).toBe('gateway id');
+
+      await page.goto(`${console.server.origin}/transactions?q=SEARCH.PERSON`);
+      expect(await rows.allTextContents()).toEqual([`${stem}-a`]);
+      expect(await page.locator('#rows').textContent()).toContain('Search.Person');
+      expect(await page.getByRole('region', { name: 'What was searched' }).textContent()).toMatch(
+        /username "search\.person" in any letter case: 1 found/,
+      );
+
+      await page.goto(`${console.server.origin}/transactions?q=${stem}-zzz`);
+      expect(await page.locator('caption').textContent()).toBe(`Nothing matches “${stem}-zzz”.`);
+      await page.close();
+    });
+
     it('pages by cursor: Older shows the rest, and nothing twice', async () => {
       const page = await console.signedIn(browser, '/transactions');
       const all = await page.locator('#rows tr td a').allTextContents();
