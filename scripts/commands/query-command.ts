@@ -12,6 +12,7 @@ import { writeListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
 import { refusalListView, refusalView, showsBodies } from '../operations/refusal-listing.js';
+import { searchedLine, searchView } from '../operations/search-listing.js';
 import { historyTable, transactionVersions } from '../operations/transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from '../operations/transaction-listing.js';
 import { listRefusalSummaries, listRefusals } from '../table/kept-refusals.js';
@@ -27,6 +28,7 @@ import {
   take,
   windowPageSize,
 } from '../table/transaction-queries.js';
+import { defaultSearchLimit, searchTransactions } from '../table/transaction-search.js';
 import { conflictListView } from './query-conflicts.js';
 import { summarize, summaryFormats, summaryView } from './query-summary.js';
 import { addTailCommand } from './query-tail.js';
@@ -67,6 +69,42 @@ withTableOptions(
         detailTable(withoutBookkeeping(found.transaction)) +
           historyTable(found.transaction) +
           conflictsTable(found.conflicts, (found.transaction.settlements ?? {}) as StoredItem),
+      );
+    }
+  });
+});
+
+withTableOptions(
+  withOutputOptions(
+    program
+      .command('search')
+      .description(
+        "transactions by a reference or its start, the gateway's id, or a username in any case",
+      )
+      .argument('[text]', 'what to look for (or --q)')
+      .option('--q <text>', "what to look for, as the console's /transactions?q="),
+    searchView.formats,
+  ).option(
+    '--limit <n>',
+    'at most n matches of each kind',
+    positiveInteger('--limit'),
+    defaultSearchLimit,
+  ),
+).action(async (positional, flags) => {
+  const text = (positional ?? flags.q)?.trim();
+  if (!text || (positional !== undefined && flags.q !== undefined)) {
+    throw new UsageError('give what to look for, as an argument or --q, once');
+  }
+  outputPlan(flags, searchView.formats);
+  await withTarget(flags, async (target) => {
+    const { rows, searched } = await searchTransactions(target, text, flags.limit);
+    await writeListing(rows, searchView, flags, {
+      summary: { searched },
+      footer: () => `Searched:\n${searched.map((kind) => `  ${searchedLine(kind)}\n`).join('')}`,
+    });
+    if (searched.length === 0) {
+      process.stderr.write(
+        `query: ${JSON.stringify(text)} cannot be a reference, a gateway id or a username\n`,
       );
     }
   });
@@ -209,6 +247,7 @@ withExamples(program, [
 const examples: Record<string, string[]> = {
   get: ['query get T-1001', 'query get T-1001 --format json'],
   conflicts: ['query conflicts', 'query conflicts --all --format json'],
+  search: ['query search T-10', 'query search ALICE --format json', 'query search --q 5012345'],
   list: [
     'query list',
     'query list --username alice --status Reject',
