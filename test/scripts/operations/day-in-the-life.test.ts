@@ -29,6 +29,7 @@ import { listRefusals } from '../../../scripts/table/kept-refusals.js';
 import { LiveCursor } from '../../../scripts/table/live-cursor.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import { listByTime, type QueryContext } from '../../../scripts/table/transaction-queries.js';
+import { searchTransactions } from '../../../scripts/table/transaction-search.js';
 import { createTestClient, type Engine, engineEndpoint, engines } from '../../support/engines.js';
 import { type EventConsumer, startEventConsumer } from '../../support/event-consumer.js';
 import { feeFields } from '../../support/fee-fields.js';
@@ -38,7 +39,7 @@ import { deadLetters, type Envelope, until } from '../../support/forwarding.js';
 /**
  * A day of an operations team, every feature meeting the others, on both engines: callbacks
  * with redeliveries, conflicts settled both ways, a field added between two runs of local mode,
- * refusals some of which are resubmitted, the day exported and reconciled, replayed to a
+ * refusals some of which are resubmitted, a customer's transaction searched, the day exported and reconciled, replayed to a
  * consumer, and followed live. Each step checks exact counts; a step that disagrees with another
  * (reconcile after settle, redeliveries across the new field) fails here first.
  */
@@ -112,7 +113,7 @@ describe.each(engines)('a day in the life, on %s', (engine: Engine) => {
   });
 
   // One day, in order: each step builds on the last, so the steps are one test.
-  it('adds up: callbacks, conflicts settled, a new field, refusals resubmitted, reconciled, replayed, followed', async () => {
+  it('adds up: callbacks, conflicts settled, a new field, refusals resubmitted, searched, reconciled, replayed, followed', async () => {
     // How long each part took, printed when the test fails.
     let last = performance.now();
     const step = (name: string) => {
@@ -208,6 +209,23 @@ describe.each(engines)('a day in the life, on %s', (engine: Engine) => {
     await follow();
 
     step('afternoon');
+    // A customer calls: the operator searches under the new declaration. The gateway's id finds
+    // a corrected transaction; the user, typed in capitals, finds the first 50 of the day's.
+    const called = accepted[0] as Record<string, SerializableValue>;
+    const byId = await searchTransactions(context, String(called.id));
+    expect(byId.rows.map(({ item, matched }) => [item.reference, matched])).toEqual([
+      [called.reference, ['id']],
+    ]);
+    const byUser = await searchTransactions(context, 'DENIZ.KAYA');
+    expect(byUser.searched.find(({ kind }) => kind === 'username')).toMatchObject({
+      text: 'deniz.kaya',
+      found: 50,
+      more: true,
+    });
+    const byPrefix = await searchTransactions(context, String(called.reference));
+    expect(byPrefix.rows.map(({ item }) => item.reference)).toContain(called.reference);
+
+    step('searched');
     const recorded = firstRun + secondRun + resubmitted;
     // Forwarding: every new transaction once, every correction once, every conflict once.
     const counted = () => {
