@@ -96,13 +96,14 @@ export async function listTables(
     refusals: Math.ceil(count / share),
   };
   const marker = folder && join(folder, `${tables.tableName}.seeded.json`);
+  // Found or not, the tables are brought to the definitions this code reads them with.
+  await ensureTable(client, tables.tableName, { create: true });
+  await ensureTable(client, tables.refusalsTableName, { create: true, table: 'refusals' });
   if (marker && existsSync(marker)) {
     const { seededSeconds } = JSON.parse(await readFile(marker, 'utf8')) as ListTables;
     log(`${count} transactions: found in ${folder} (seeded in ${seededSeconds.toFixed(0)} s)`);
     return { ...tables, seededSeconds, reused: true };
   }
-  await ensureTable(client, tables.tableName, { create: true });
-  await ensureTable(client, tables.refusalsTableName, { create: true, table: 'refusals' });
   const started = performance.now();
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
   log(
