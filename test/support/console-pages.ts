@@ -1,13 +1,15 @@
 import type { Browser, Page } from 'playwright-core';
 import type { TestConsole } from './console-browser.js';
 
-/** The page of the transaction recorded under `reference`, signed in. */
+/** The page of the transaction recorded under `reference`, signed in; `tab`, one of its tabs. */
 export function transactionPage(
   console: TestConsole,
   browser: Browser,
   reference: string,
+  tab?: string,
 ): Promise<Page> {
-  return console.signedIn(browser, `/transactions/${encodeURIComponent(reference)}`);
+  const query = tab === undefined ? '' : `?tab=${encodeURIComponent(tab)}`;
+  return console.signedIn(browser, `/transactions/${encodeURIComponent(reference)}${query}`);
 }
 
 /**

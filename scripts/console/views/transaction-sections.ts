@@ -12,11 +12,12 @@ import { shown } from '../html/shown-text.js';
 import type { DeliveryState } from './event-delivery.js';
 import { type Exchange, exchangeList, fieldsTable } from './exchange-parts.js';
 import type { PublishedEvent } from './published-events.js';
+import type { TabLinks } from './transaction-tabs.js';
 
 /**
- * The sections of the transaction page below its fields: its history of versions, the
- * conflicting deliveries kept for it and the events published for it, each linking to the others
- * by anchor (`version-N`, `conflict-<id>`).
+ * The panels of the transaction page's tabs besides its fields and exchange: its history of
+ * versions, the conflicting deliveries kept for it and the events published for it. Each links
+ * to the others by anchor (`version-N`, `conflict-<id>`) in the tab that holds it (TabLinks).
  */
 
 /** A conflict's anchor: its id as `npm run settle -- --conflict` takes it. */
@@ -24,7 +25,7 @@ export function conflictAnchor(conflict: StoredItem): string {
   return `conflict-${String(conflict.fingerprint ?? '').slice(0, conflictIdLength)}`;
 }
 
-/** Where the content with this fingerprint is on the page: a conflict, else a version. */
+/** The anchor of the content with this fingerprint: a conflict's, else a version's. */
 export type Locate = (fingerprint: string) => string | undefined;
 
 /** The delivery attributes of an item or a history entry, as the exchange shows them. */
@@ -51,11 +52,16 @@ export function decisionText(settlement: Settlement): string {
 }
 
 /** Every decision on this reference's contents (`npm run settle`), each linking to its content. */
-export function settlementsList(settlements: Record<string, Settlement>, locate: Locate) {
+export function settlementsList(
+  settlements: Record<string, Settlement>,
+  locate: Locate,
+  links: TabLinks,
+) {
   const entries = Object.entries(settlements);
   if (entries.length === 0) return '';
   return html`<ul class="settlements">${entries.map(([fingerprint, settlement]) => {
-    const href = locate(fingerprint);
+    const anchor = locate(fingerprint);
+    const href = anchor === undefined ? undefined : links.of(anchor);
     const name = fingerprint.slice(0, conflictIdLength);
     return html`<li>Settled: content ${href ? html`<a href="${href}">${shown(name)}</a>` : shown(name)} ${shown(decisionText(settlement))}</li>`;
   })}</ul>`;
@@ -66,6 +72,7 @@ export function historySection(
   versions: readonly TransactionVersion[],
   entries: readonly StoredItem[],
   locate: Locate,
+  links: TabLinks,
 ) {
   const rows = historyRows(versions);
   const earlier = versions.filter((version) => !version.current);
@@ -75,10 +82,11 @@ export function historySection(
 <thead><tr>${historyHead.map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
 <tbody>${versions.map((version, index) => {
     const cells = rows[index] ?? [];
-    const href = locate(version.fingerprint);
+    // Only a version that came from a conflicting delivery links: to that delivery.
+    const anchor = locate(version.fingerprint);
     return html`<tr id="version-${version.version}">${cells.map((cell, column) =>
-      column === cells.length - 1 && href && !href.startsWith('#version-')
-        ? html`<td class="mono"><a href="${href}" title="the conflicting delivery with this content">${shown(cell)}</a></td>`
+      column === cells.length - 1 && anchor?.startsWith('conflict-')
+        ? html`<td class="mono"><a href="${links.of(anchor)}" title="the conflicting delivery with this content">${shown(cell)}</a></td>`
         : html`<td${column === 0 ? html` class="num"` : ''}>${shown(cell)}</td>`,
     )}</tr>`;
   })}</tbody>
@@ -100,6 +108,7 @@ export function conflictsSection(
   conflicts: readonly StoredItem[],
   stored: StoredItem,
   settlements: Record<string, Settlement>,
+  links: TabLinks,
 ) {
   if (conflicts.length === 0) {
     return html`<h2 id="conflicts">Conflicting deliveries</h2><p class="muted">None: no delivery claimed this reference with other content.</p>`;
@@ -111,7 +120,7 @@ ${conflicts.map((conflict) => {
   const fingerprint = String(conflict.fingerprint ?? '');
   const settlement = settlements[fingerprint];
   const became =
-    settlement?.resolution === 'received' ? `#version-${settlement.version}` : undefined;
+    settlement?.resolution === 'received' ? links.of(`version-${settlement.version}`) : undefined;
   const deliveries = String(conflict.deliveries ?? 1);
   const outcome = html`conflict (409), ${deliveries === '1' ? 'delivered once' : html`delivered ${shown(deliveries)} times, last at ${shown(conflict.lastReceivedAt)}`}; ${settlement ? html`settled: ${shown(decisionText(settlement))}${became ? html` (<a href="${became}">see version ${settlement.version}</a>)` : ''}` : 'open'}`;
   return html`<section class="conflict" id="${anchor}" aria-labelledby="${anchor}-title">
@@ -128,6 +137,7 @@ ${exchangeList(exchangeOf(conflict, conflict.receivedAt), outcome, anchor)}
  */
 export function eventsSection(
   events: readonly PublishedEvent[],
+  links: TabLinks,
   delivery?: readonly DeliveryState[],
 ) {
   return html`<h2 id="events">Events published</h2>
@@ -142,7 +152,7 @@ ${
           event,
           index,
         ) => html`<tr><td>${shown(event.detailType)}</td><td class="mono">${shown(event.at)}</td>
-<td><a href="#${event.anchor}">${shown(event.anchor.replace('-', ' '))}</a></td>
+<td><a href="${links.of(event.anchor)}">${shown(event.anchor.replace('-', ' '))}</a></td>
 ${delivery ? html`<td class="delivery">${deliveryCell(delivery[index])}</td>` : ''}
 <td>${event.detail === undefined ? html`<p class="notice error">${shown(event.problem)}</p>` : html`<pre>${indented(event.detail)}</pre>`}</td></tr>`,
       )}</tbody>

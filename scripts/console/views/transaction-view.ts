@@ -1,7 +1,10 @@
 import type { Hono } from 'hono';
 import { html } from 'hono/html';
 import type { Settlement } from '../../../lambda/settle/settlement.js';
-import { transactionVersions } from '../../operations/transaction-history.js';
+import {
+  type TransactionVersion,
+  transactionVersions,
+} from '../../operations/transaction-history.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import { getTransaction } from '../../table/transaction-queries.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
@@ -9,29 +12,40 @@ import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
 import { deliveryStates } from './event-delivery.js';
 import { exchangeList, fieldsTable, type ShownElsewhere } from './exchange-parts.js';
-import { publishedEvents } from './published-events.js';
+import { type PublishedEvent, publishedEvents } from './published-events.js';
 import {
   conflictAnchor,
   conflictsSection,
   eventsSection,
   exchangeOf,
   historySection,
+  type Locate,
   settlementsList,
 } from './transaction-sections.js';
+import { transactionSummary } from './transaction-summary.js';
+import {
+  type TabLinks,
+  type TransactionTab,
+  tabLinks,
+  tabOf,
+  tabsNav,
+} from './transaction-tabs.js';
 
-/** Attributes the fields table points to rather than repeats: each has its own section. */
-const elsewhere: ShownElsewhere = {
-  rawBody: { href: '#exchange-body', text: 'in the exchange below' },
-  headers: { href: '#exchange-headers', text: 'in the exchange below' },
-  history: { href: '#history', text: 'in the history below' },
-  correction: { href: '#history', text: 'in the history below' },
-  settlements: { href: '#exchange', text: "in the exchange's outcome below" },
-};
+/** Attributes the fields table points to rather than repeats: each is shown in another tab. */
+function elsewhere(links: TabLinks): ShownElsewhere {
+  return {
+    rawBody: { href: links.to('exchange', 'exchange-body'), text: 'in the Exchange tab' },
+    headers: { href: links.to('exchange', 'exchange-headers'), text: 'in the Exchange tab' },
+    history: { href: links.to('history'), text: 'in the History tab' },
+    correction: { href: links.to('history'), text: 'in the History tab' },
+    settlements: { href: links.to('exchange'), text: "in the Exchange tab's outcome" },
+  };
+}
 
 /**
- * One transaction, as `npm run query -- get` reads it (the same `getTransaction`): every field,
- * the exchange that delivered it, its versions, the conflicting deliveries kept for it and the
- * events the stack published for it.
+ * One transaction, as `npm run query -- get` reads it (the same `getTransaction`): a summary,
+ * then one tab of every field, the exchange that delivered it, its versions, the conflicting
+ * deliveries kept for it and the events the stack published for it (`?tab=`, transaction-tabs.ts).
  */
 export function transactionView(app: Hono<ConsoleEnv>, console: ConsoleContext): void {
   const context = { client: console.tables.client, tableName: console.tables.tableName };
@@ -53,42 +67,83 @@ export function transactionView(app: Hono<ConsoleEnv>, console: ConsoleContext):
 <p><a href="/transactions">All transactions</a></p>`,
       });
     }
+    const tab = tabOf(c.req.query('tab'));
+    const links = tabLinks(reference);
     const { conflicts } = found;
     const settlements = (transaction.settlements ?? {}) as Record<string, Settlement>;
     const versions = transactionVersions(transaction);
-    const entries = (Array.isArray(transaction.history) ? transaction.history : []) as StoredItem[];
-    const locate = (fingerprint: string) => {
-      const conflict = conflicts.find((item) => item.fingerprint === fingerprint);
-      if (conflict) return `#${conflictAnchor(conflict)}`;
-      const version = versions.find((item) => item.fingerprint === fingerprint);
-      return version ? `#version-${version.version}` : undefined;
-    };
     const events = publishedEvents(transaction, conflicts, conflictAnchor);
-    const delivery = console.eventFiles && (await deliveryStates(console.eventFiles, events));
-    const current = versions.at(-1);
-    const correction = transaction.correction as StoredItem | undefined;
-    const outcome = html`recorded (204)${
-      current && current.version > 1
-        ? html`; this is version ${current.version}, accepted by an operator (<a href="#history">history</a>)`
-        : ''
-    }${settlementsList(settlements, locate)}`;
+    const read: TransactionRead = { transaction, conflicts, settlements, versions, events, links };
 
     return page(c, console, {
       title: 'Transaction',
       section: '/transactions',
-      body: html`<p class="reference">Reference <code>${shown(reference)}</code> · <a href="/transactions">All transactions</a></p>
-<nav aria-label="On this page" class="on-page"><ul>
-<li><a href="#fields">Fields</a></li><li><a href="#exchange">Exchange</a></li><li><a href="#history">History (${versions.length})</a></li>
-<li><a href="#conflicts">Conflicting deliveries (${conflicts.length})</a></li><li><a href="#events">Events (${events.length})</a></li>
-</ul></nav>
-<h2 id="fields">Fields</h2>
-${fieldsTable(transaction, 'Every attribute as stored, in the order of npm run query -- get; numbers as their stored digits', elsewhere)}
-<h2 id="exchange">Exchange</h2>
-<p class="muted">${current && current.version > 1 ? `The delivery of version ${current.version}, the content an operator accepted; earlier versions' deliveries are in the history.` : 'The delivery that recorded it.'}</p>
-${exchangeList(exchangeOf(transaction, correction?.deliveredAt ?? transaction.receivedAt), outcome, 'exchange')}
-${historySection(versions, entries, locate)}
-${conflictsSection(conflicts, transaction, settlements)}
-${eventsSection(events, delivery)}`,
+      body: html`${transactionSummary(transaction, read)}
+${tabsNav(links, tab, { history: versions.length, conflicts: conflicts.length, events: events.length })}
+<section class="tab-panel" aria-labelledby="${tab}">
+${await panels[tab](read, console)}
+</section>`,
     });
   });
 }
+
+/** Everything one read of the reference gives, which every tab's panel draws from. */
+interface TransactionRead {
+  readonly transaction: StoredItem;
+  readonly conflicts: readonly StoredItem[];
+  readonly settlements: Record<string, Settlement>;
+  readonly versions: readonly TransactionVersion[];
+  readonly events: readonly PublishedEvent[];
+  readonly links: TabLinks;
+}
+
+/** Where the content with a fingerprint is: its conflict's anchor, else its version's. */
+function locator({ conflicts, versions }: TransactionRead): Locate {
+  return (fingerprint) => {
+    const conflict = conflicts.find((item) => item.fingerprint === fingerprint);
+    if (conflict) return conflictAnchor(conflict);
+    const version = versions.find((item) => item.fingerprint === fingerprint);
+    return version ? `version-${version.version}` : undefined;
+  };
+}
+
+/** Each tab's panel; its `h2` carries the tab's name as its id. */
+const panels: Record<
+  TransactionTab,
+  (read: TransactionRead, console: ConsoleContext) => unknown | Promise<unknown>
+> = {
+  fields: ({ transaction, links }) => html`<h2 id="fields">Fields</h2>
+${fieldsTable(transaction, 'Every attribute as stored, in the order of npm run query -- get; numbers as their stored digits', elsewhere(links))}`,
+
+  exchange: (read) => {
+    const { transaction, versions, settlements, links } = read;
+    const current = versions.at(-1);
+    const corrected = current !== undefined && current.version > 1;
+    const correction = transaction.correction as StoredItem | undefined;
+    const outcome = html`recorded (204)${
+      corrected
+        ? html`; this is version ${current.version}, accepted by an operator (<a href="${links.to('history')}">history</a>)`
+        : ''
+    }${settlementsList(settlements, locator(read), links)}`;
+    return html`<h2 id="exchange">Exchange</h2>
+<p class="muted">${corrected ? `The delivery of version ${current.version}, the content an operator accepted; earlier versions' deliveries are in the History tab.` : 'The delivery that recorded it.'}</p>
+${exchangeList(exchangeOf(transaction, correction?.deliveredAt ?? transaction.receivedAt), outcome, 'exchange')}`;
+  },
+
+  history: (read) => {
+    const { transaction, versions, links } = read;
+    const entries = (Array.isArray(transaction.history) ? transaction.history : []) as StoredItem[];
+    return historySection(versions, entries, locator(read), links);
+  },
+
+  conflicts: ({ conflicts, transaction, settlements, links }) =>
+    conflictsSection(conflicts, transaction, settlements, links),
+
+  // Only this tab reads the forwarding folder (local mode with --forward-events).
+  events: async ({ events, links }, console) =>
+    eventsSection(
+      events,
+      links,
+      console.eventFiles && (await deliveryStates(console.eventFiles, events)),
+    ),
+};

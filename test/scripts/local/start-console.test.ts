@@ -74,7 +74,9 @@ describe('npm start serves the console', () => {
       const cookie = cookieOf(await consoleRequest(url)) as string;
       // The outbox records the delivery just after the consumer's answer: poll the page.
       const page = () =>
-        consoleRequest(`${new URL(url).origin}/transactions/${reference}`, { headers: { cookie } });
+        consoleRequest(`${new URL(url).origin}/transactions/${reference}?tab=events`, {
+          headers: { cookie },
+        });
       expect((await page()).status).toBe(200);
       await expect
         .poll(async () => (await page()).body, { timeout: 10_000 })

@@ -28,7 +28,11 @@ describe('the console at 390 px and 1,920 px, with data', () => {
     await page.close();
     paths.push(
       '/transactions',
+      // The transaction's page, each tab: the conflict and the events are tabs of their own.
       `/transactions/${reference}`,
+      ...['exchange', 'history', 'conflicts', 'events'].map(
+        (tab) => `/transactions/${reference}?tab=${tab}`,
+      ),
       '/conflicts',
       `/conflicts/${reference}`,
       '/refusals',
@@ -45,7 +49,7 @@ describe('the console at 390 px and 1,920 px, with data', () => {
       expect(answer?.status()).toBe(200);
       widths[path] = await pageScrollWidth(page);
     }
-    expect(Object.keys(widths)).toHaveLength(6);
+    expect(Object.keys(widths)).toHaveLength(10);
     const wider = Object.entries(widths).filter(([, width]) => width <= 0 || width > phoneWidth);
     expect(wider).toEqual([]);
     await page.close();

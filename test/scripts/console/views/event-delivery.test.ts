@@ -72,7 +72,7 @@ forEachEngine((engine) => {
         await noteChanges(files, [reference]);
         await expect.poll(() => held.length, { timeout: 10_000 }).toBe(1);
 
-        const page = await console.signedIn(browser, `/transactions/${reference}`);
+        const page = await console.signedIn(browser, `/transactions/${reference}?tab=events`);
         const rows = page.locator('table.events tbody tr');
         expect(await rows.locator('td:first-child').allTextContents()).toEqual([
           'Transaction Completed',

@@ -10,7 +10,7 @@ import { engineClientConfig, forEachEngine } from '../../../support/engines.js';
 import { signed, transaction } from '../../../support/fixtures.js';
 import { readStream } from '../../../support/table-stream.js';
 
-/** The transaction page's history, conflicts and events, each linking to the others. */
+/** The transaction page's history, conflicts and events tabs, each linking to the others. */
 const browser = sharedChromium();
 
 forEachEngine((engine) => {
@@ -24,7 +24,12 @@ forEachEngine((engine) => {
       expect(await console.deliver(stored, { 'X-Origin': 'first' })).toBe(204);
       expect(await console.deliver(received, { 'X-Origin': 'second' })).toBe(409);
 
-      let page = await transactionPage(console, browser, reference);
+      let page = await transactionPage(console, browser, reference, 'conflicts');
+      // Every tab's summary says a conflict waits, and links to this tab.
+      const facts = page.locator('dl.summary-facts');
+      expect(await facts.locator('div', { hasText: 'Conflicts' }).locator('dd').textContent()).toBe(
+        '1 open',
+      );
       const conflict = page.locator('section.conflict');
       expect(await conflict.count()).toBe(1);
       expect(await conflict.locator('dl.exchange').innerText()).toContain('conflict (409)');
@@ -33,6 +38,8 @@ forEachEngine((engine) => {
       ]);
       expect(await conflict.locator('table.headers').innerText()).toContain('second');
       expect(await conflict.locator('pre.raw-body').textContent()).toBe(signed(received));
+      await page.close();
+      page = await transactionPage(console, browser, reference, 'events');
       expect(await page.locator('table.events tbody tr td:first-child').allTextContents()).toEqual([
         'Transaction Completed',
         'Transaction Conflict',
@@ -49,7 +56,14 @@ forEachEngine((engine) => {
         },
       });
 
-      page = await transactionPage(console, browser, reference);
+      page = await transactionPage(console, browser, reference, 'history');
+      const summary = page.locator('dl.summary-facts');
+      expect(
+        await summary.locator('div', { hasText: 'Conflicts' }).locator('dd').textContent(),
+      ).toBe('1 settled');
+      expect(
+        await summary.locator('div', { hasText: 'Corrected' }).locator('dd').textContent(),
+      ).toMatch(/^version 2, \d{4}-/);
       const history = page.locator('table.history tbody tr');
       expect(await history.count()).toBe(2);
       expect(await history.nth(0).locator('td').allTextContents()).toMatchObject([
@@ -64,19 +78,7 @@ forEachEngine((engine) => {
       expect(second.slice(0, 3)).toEqual(['2 (current)', expect.any(String), 'local:ops-a']);
       expect(second[3]).toContain('ticket OPS-7');
       expect(second[4]).toBe('amount: 1000 → 1250');
-      // Version 2 came from the conflict: its fingerprint links there, and back.
-      const link = history.nth(1).locator('a');
-      const anchor = await link.getAttribute('href');
-      expect(anchor).toMatch(/^#conflict-[0-9a-f]{12}$/);
-      // By keyboard: the link and the earlier version's disclosure need no pointer.
-      await link.focus();
-      await page.keyboard.press('Enter');
-      await expect.poll(() => new URL(page.url()).hash).toBe(anchor);
-      expect(await page.locator(`${anchor} dl.exchange`).innerText()).toContain(
-        'accepted as version 2',
-      );
-      // The current delivery is the accepted one; the first one is kept with version 1.
-      expect(await page.locator('#exchange-body + pre').textContent()).toBe(signed(received));
+      // The first delivery is kept with version 1, its disclosure opened by keyboard.
       await page.locator('#version-1-exchange summary').focus();
       await page.keyboard.press('Enter');
       expect(await page.locator('#version-1-exchange').getAttribute('open')).toBe('');
@@ -86,6 +88,35 @@ forEachEngine((engine) => {
       expect(await page.locator('#version-1-exchange table.headers').innerText()).toContain(
         'first',
       );
+      // Version 2 came from the conflict: its fingerprint links to it in the Conflicts tab, and
+      // the conflict back to the version in the History tab.
+      const link = history.nth(1).locator('a');
+      const href = await link.getAttribute('href');
+      const path = `/transactions/${encodeURIComponent(reference)}`;
+      expect(href).toMatch(new RegExp(`^${path}\\?tab=conflicts#conflict-[0-9a-f]{12}$`));
+      const anchor = `#${href?.split('#')[1]}`;
+      // By keyboard: the link needs no pointer.
+      await link.focus();
+      await Promise.all([
+        page.waitForURL((url) => url.hash === anchor),
+        page.keyboard.press('Enter'),
+      ]);
+      expect(new URL(page.url()).hash).toBe(anchor);
+      expect(await page.locator(`${anchor} dl.exchange`).innerText()).toContain(
+        'accepted as version 2',
+      );
+      expect(
+        await page
+          .locator(anchor)
+          .getByRole('link', { name: 'see version 2' })
+          .getAttribute('href'),
+      ).toBe(`${path}?tab=history#version-2`);
+      // The current delivery is the accepted one.
+      await page.close();
+      page = await transactionPage(console, browser, reference, 'exchange');
+      expect(await page.locator('#exchange-body + pre').textContent()).toBe(signed(received));
+      await page.close();
+      page = await transactionPage(console, browser, reference, 'events');
       const events = page.locator('table.events tbody tr');
       expect(await events.locator('td:first-child').allTextContents()).toEqual([
         'Transaction Completed',
