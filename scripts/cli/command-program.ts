@@ -13,6 +13,9 @@ export interface ExitMeanings {
   readonly interrupted?: string;
 }
 
+/** Whether runProgram has registered its uncaughtException handler in this process. */
+let failureReported = false;
+
 const meaningsOf = new WeakMap<CommandUnknownOpts, ExitMeanings>();
 const examplesOf = new WeakMap<CommandUnknownOpts, readonly string[]>();
 
@@ -56,10 +59,14 @@ export async function runProgram(
   argv: readonly string[] = process.argv,
 ): Promise<void> {
   // Node exits 1 on an uncaught exception or unhandled rejection: 1 means "differences" here.
-  process.on('uncaughtException', (error) => {
-    reportFailure(name, error);
-    process.exit();
-  });
+  // Once per process: a program run again in the same process (the tests) adds no listener.
+  if (!failureReported) {
+    failureReported = true;
+    process.on('uncaughtException', (error) => {
+      reportFailure(name, error);
+      process.exit();
+    });
+  }
   const helpText = exitCodesHelp(meaningsOf.get(program) ?? { ok: 'done' });
   for (const command of allCommands(program)) {
     // Subcommands inherit exitOverride and output only when created after they are set.
