@@ -170,19 +170,26 @@ export interface CliResult {
   readonly stderr: string;
 }
 
-/** `npm run -s <script> -- <args>`, as typed in a second shell; `stdin` is piped in. */
+/** The npm scripts that run a command of the executable. */
+export type Script =
+  | 'start'
+  | 'simulate'
+  | 'query'
+  | 'reconcile'
+  | 'replay'
+  | 'redrive'
+  | 'verify'
+  | 'resubmit'
+  | 'settle'
+  | 'console';
+
+/**
+ * `npm run -s <script> -- <args>`, as typed in a second shell; `stdin` is piped in. For what
+ * only a process of its own shows (signals, a crash, a lock held by another process); the rest
+ * runs in this process: runCommand in ./in-process-cli.ts, with the same result.
+ */
 export function runScript(
-  script:
-    | 'start'
-    | 'simulate'
-    | 'query'
-    | 'reconcile'
-    | 'replay'
-    | 'redrive'
-    | 'verify'
-    | 'resubmit'
-    | 'settle'
-    | 'console',
+  script: Script,
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',
