@@ -3,7 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, freePort, repoRoot, runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { cleanEnv, freePort, repoRoot } from '../../support/local-cli.js';
 
 /**
  * The exit codes every command shares (docs/tools.md): a failure is 3, never 1 (differences
@@ -30,7 +31,7 @@ describe('a failure exits 3, never 1', () => {
     const report = join(await mkdtemp(join(tmpdir(), 'exit-codes-')), 'report.csv');
     await writeFile(report, 'reference,amount,currency,type,status\nr-1,100,TRY,Deposit,Confirm\n');
 
-    const result = await runScript(
+    const result = await runCommand(
       'reconcile',
       [report, '--since', '2026-03-14', '--until', '2026-03-15'],
       { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: 'transactions' },
@@ -44,7 +45,7 @@ describe('a failure exits 3, never 1', () => {
   it('query against an unreachable table exits 3', async () => {
     const endpoint = `http://127.0.0.1:${await freePort()}`;
 
-    const result = await runScript('query', ['get', 'any-reference'], {
+    const result = await runCommand('query', ['get', 'any-reference'], {
       AWS_ENDPOINT_URL_DYNAMODB: endpoint,
     });
 
@@ -55,7 +56,7 @@ describe('a failure exits 3, never 1', () => {
   it('settle against an unreachable table exits 3, not the 2 of a refusal', async () => {
     const endpoint = `http://127.0.0.1:${await freePort()}`;
 
-    const result = await runScript(
+    const result = await runCommand(
       'settle',
       ['any-reference', '--accept', 'stored', '--reason', 'OPS-1'],
       { AWS_ENDPOINT_URL_DYNAMODB: endpoint },
@@ -68,6 +69,7 @@ describe('a failure exits 3, never 1', () => {
   it.each(['throw', 'reject'])(
     'a crash outside the action (%s) exits 3 in one line, not Node’s 1 and its stack',
     async (how) => {
+      // A process of its own: what is checked is how that process exits after a crash.
       const result = await run('test/support/crashing-command.ts', [how]);
 
       expect(result.code).toBe(3);
@@ -120,6 +122,7 @@ describe('--help', () => {
     'npm run %s -- --help ends with the exit codes (then any examples) and does no work',
     async (script) => {
       const started = Date.now();
+      // Through npm, each in a process: every npm script's own wiring is what is checked.
       const result = await run(script, ['--', '--help'], true);
 
       expect(result.code).toBe(0);

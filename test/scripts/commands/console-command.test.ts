@@ -15,7 +15,8 @@ import {
   testRegion,
 } from '../../support/engines.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
-import { killAllServers, repoRoot, runScript, startServer } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { killAllServers, repoRoot, startServer } from '../../support/local-cli.js';
 import { cookieOf } from '../../support/raw-http.js';
 import { receiverWith } from '../../support/receiver.js';
 
@@ -32,7 +33,7 @@ describe('npm run console', () => {
   afterEach(() => killAllServers());
 
   it('prints help ending with the exit codes and examples, and does nothing else', async () => {
-    const result = await runScript('console', ['--help'], {});
+    const result = await runCommand('console', ['--help'], {});
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/--table <name>/);
     expect(result.stdout).toMatch(/--allow-actions/);
@@ -53,7 +54,7 @@ describe('npm run console', () => {
       line: /^console: --stack reads both table names from the stack: leave out --refusals-table$/m,
     },
   ])('refuses $args with exit 2 and one line', async ({ args, line }) => {
-    const result = await runScript('console', args, aws);
+    const result = await runCommand('console', args, aws);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(line);
     expect(result.stdout).not.toMatch(/Console: http/);
@@ -141,7 +142,7 @@ describe('npm run console', () => {
           expect(activity.body).not.toMatch(/No activity figures in this console/);
           await server.stop('SIGINT');
 
-          const missing = await runScript('console', ['--stack', 'Nope'], {
+          const missing = await runCommand('console', ['--stack', 'Nope'], {
             ...aws,
             AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormation.endpoint,
           });
@@ -188,7 +189,7 @@ describe('npm run console', () => {
       });
 
       it('names the option to fix when a table does not exist, exit 2, no link printed', async () => {
-        const result = await runScript(
+        const result = await runCommand(
           'console',
           ['--table', table.tableName, '--endpoint', engineEndpoint(engine)],
           aws,

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
 import { type EventConsumer, startEventConsumer } from '../../support/event-consumer.js';
 import { until } from '../../support/forwarding.js';
-import { postCallback, runScript, startServer } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { postCallback, startServer } from '../../support/local-cli.js';
 import { localDataFolder } from '../../support/local-data-folder.js';
 
 /** `FORWARD_EVENTS_URL=… npm start` and `--forward-events`, as a user runs them. */
@@ -98,7 +99,7 @@ describe('npm start with event forwarding', () => {
   }, 60_000);
 
   it('refuses a --forward-events that is not an http(s) URL with exit 2 and one line', async () => {
-    const result = await runScript('start', ['--forward-events', 'ftp://example.com/x'], {});
+    const result = await runCommand('start', ['--forward-events', 'ftp://example.com/x'], {});
 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
@@ -107,10 +108,10 @@ describe('npm start with event forwarding', () => {
   });
 
   it('refuses a consumer on another machine unless --allow-remote, and then plain http', async () => {
-    const remote = await runScript('start', ['--in-memory', '--port', '0'], {
+    const remote = await runCommand('start', ['--in-memory', '--port', '0'], {
       FORWARD_EVENTS_URL: 'http://events.example.com/in',
     });
-    const plain = await runScript(
+    const plain = await runCommand(
       'start',
       ['--in-memory', '--port', '0', '--forward-events', 'http://10.1.2.3/in', '--allow-remote'],
       {},

@@ -18,7 +18,7 @@ import {
   until,
   webhookHeaders,
 } from '../../support/forwarding.js';
-import { runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
 
 /**
  * `npm run replay -- --forward-to <url>` and `npm run redrive -- --forward-to <url>`, run as a
@@ -62,7 +62,7 @@ forEachEngine((engine: Engine) => {
     server = undefined;
     consumer.received.length = 0;
 
-    const result = await runScript(
+    const result = await runCommand(
       'replay',
       ['--since', since, '--until', until_, '--forward-to', consumer.url, ...engineArgs],
       toolEnv(),
@@ -102,7 +102,7 @@ forEachEngine((engine: Engine) => {
     consumer.received.length = 0;
     consumer.answer(204);
 
-    const result = await runScript('redrive', ['--forward-to', consumer.url], toolEnv());
+    const result = await runCommand('redrive', ['--forward-to', consumer.url], toolEnv());
 
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('2 dead letter(s) delivered');

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionRecord } from '../../../lambda/storage/transaction-store.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../../support/engines.js';
-import { runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import { storeTransactions, syntheticRecords } from '../../support/stored-transactions.js';
 
 /**
@@ -26,7 +26,7 @@ describe('npm run query (list, export, summary)', () => {
   let table: TestTable;
   let env: Record<string, string>;
   /** A command line as typed after `npm run query --` (no argument holds a space). */
-  const query = (line: string) => runScript('query', line.split(' '), env);
+  const query = (line: string) => runCommand('query', line.split(' '), env);
   beforeAll(async () => {
     table = await createTestTable(engine);
     env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };

@@ -1,7 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../../support/engines.js';
-import { parseExact, runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { parseExact } from '../../support/local-cli.js';
 import { storeTransactions, syntheticRecords } from '../../support/stored-transactions.js';
 
 /**
@@ -15,7 +16,7 @@ const records = syntheticRecords({ count: 30, spanDays: 1, end: new Date('2026-1
 describe('query search', () => {
   let table: TestTable;
   let env: Record<string, string>;
-  const query = (...args: string[]) => runScript('query', ['search', ...args], env);
+  const query = (...args: string[]) => runCommand('query', ['search', ...args], env);
   beforeAll(async () => {
     table = await createTestTable(engine);
     env = { AWS_ENDPOINT_URL_DYNAMODB: engineEndpoint(engine), TABLE_NAME: table.tableName };

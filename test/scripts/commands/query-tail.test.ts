@@ -15,7 +15,8 @@ import {
 } from '../../support/engines.js';
 import { transaction } from '../../support/fixtures.js';
 import { until } from '../../support/forwarding.js';
-import { cleanEnv, repoRoot, runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { cleanEnv, repoRoot } from '../../support/local-cli.js';
 import { recordOf } from '../../support/stream-records.js';
 
 /**
@@ -100,7 +101,7 @@ forEachEngine((engine: Engine) => {
 it('refuses to follow local mode when no server is running, exit 2', async () => {
   const folder = await mkdtemp(join(tmpdir(), 'query-tail-none-'));
   try {
-    const result = await runScript('query', ['tail'], { DATA_DIR: folder });
+    const result = await runCommand('query', ['tail'], { DATA_DIR: folder });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^query: tail follows a running server: start it \(npm start\)/m);

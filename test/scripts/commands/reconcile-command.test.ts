@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { engineEndpoint, forEachEngine } from '../../support/engines.js';
-import { runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import {
   csv,
   jsonLines,
@@ -50,7 +50,7 @@ forEachEngine((engine) => {
   const firstMillisecond = () =>
     seeded.tableAsRead.transactions.filter((t) => t.receivedAt === since);
   const reconcileFirstMillisecond = (path: string, env: Record<string, string>) =>
-    runScript('reconcile', [path, '--since', since, '--until', '2026-03-14T00:00:00.001Z'], env);
+    runCommand('reconcile', [path, '--since', since, '--until', '2026-03-14T00:00:00.001Z'], env);
 
   it('runs as npm run reconcile: exit 1 with differences in each format, exit 0 when all agree', async () => {
     const differing = await reportFile(
@@ -61,7 +61,7 @@ forEachEngine((engine) => {
     const args = ['--since', since, '--until', until];
 
     const counts = { missing: 2, mismatch: 3, unexpected: 1 };
-    const failing = await runScript('reconcile', [differing, ...args, '--format', 'jsonl'], env);
+    const failing = await runCommand('reconcile', [differing, ...args, '--format', 'jsonl'], env);
     expect(failing.code).toBe(1);
     const lines = failing.stdout
       .trim()
@@ -69,13 +69,13 @@ forEachEngine((engine) => {
       .map((line) => JSON.parse(line));
     expect(lines.at(-1)).toMatchObject({ kind: 'summary', ...counts });
     // One document: the same differences as items, the summary beside them.
-    const json = await runScript('reconcile', [differing, ...args, '--format', 'json'], env);
+    const json = await runCommand('reconcile', [differing, ...args, '--format', 'json'], env);
     expect(json.code).toBe(1);
     const document = JSON.parse(json.stdout);
     expect(document.items).toEqual(lines.slice(0, -1));
     expect(document.summary).toMatchObject(counts);
 
-    const tables = await runScript('reconcile', [differing, ...args], env);
+    const tables = await runCommand('reconcile', [differing, ...args], env);
     expect(tables.code).toBe(1);
     expect(tables.stdout).toMatch(/^Missing: in the report, never recorded here/);
     expect(tables.stdout).toMatch(/^\d+\s+rec-\d+\s+0\.5\s+TRY\s+Deposit\s+Confirm$/m);
@@ -107,8 +107,8 @@ forEachEngine((engine) => {
     const env = commandEnv();
     const args = [path, '--since', since, '--until', until];
 
-    const tables = await runScript('reconcile', args, env);
-    const json = await runScript('reconcile', [...args, '--format', 'jsonl'], env);
+    const tables = await runCommand('reconcile', args, env);
+    const json = await runCommand('reconcile', [...args, '--format', 'jsonl'], env);
 
     for (const output of [tables.stdout, json.stdout]) {
       expect(output).not.toMatch(/[\u009b\u202e]/);
@@ -132,8 +132,8 @@ forEachEngine((engine) => {
     const args = [path, '--since', since, '--until', until];
     const out = join(dir, 'differences.csv');
 
-    const tables = await runScript('reconcile', args, env);
-    const saved = await runScript('reconcile', [...args, '--output', out], env);
+    const tables = await runCommand('reconcile', args, env);
+    const saved = await runCommand('reconcile', [...args, '--output', out], env);
 
     expect(tables.code).toBe(1);
     const shown = tables.stdout.split('\n').filter((line) => /^\d+\s+(never-|=cmd)/.test(line));
@@ -167,7 +167,7 @@ forEachEngine((engine) => {
       'bad.csv',
       'reference,amount,currency,type,status\nr-1,100,TRY,Deposit,Confirm\nr-2,100,try,Deposit,Confirm\n',
     );
-    const result = await runScript(
+    const result = await runCommand(
       'reconcile',
       [path, '--since', since, '--until', until],
       commandEnv(),

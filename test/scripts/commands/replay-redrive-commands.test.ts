@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { createTestTable, engineEndpoint, type TestTable } from '../../support/engines.js';
 import { transaction } from '../../support/fixtures.js';
-import { freePort, runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { freePort } from '../../support/local-cli.js';
 import { recordOf } from '../../support/stream-records.js';
 
 /**
@@ -57,7 +58,7 @@ afterAll(async () => {
 
 describe('npm run replay', () => {
   it('publishes the recorded transaction to the named bus and exits 0', async () => {
-    const result = await runScript('replay', [reference, '--bus', 'payments'], env);
+    const result = await runCommand('replay', [reference, '--bus', 'payments'], env);
 
     expect(result.stdout).toBe('Published 1 Transaction Completed event(s) to payments.\n');
     // Progress is drawn on a terminal only: a script's stderr stays empty.
@@ -69,7 +70,7 @@ describe('npm run replay', () => {
   });
 
   it('exits 1 and names a reference that holds nothing', async () => {
-    const result = await runScript('replay', ['no-such-reference', '--bus', 'payments'], env);
+    const result = await runCommand('replay', ['no-such-reference', '--bus', 'payments'], env);
 
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^not found\s+no-such-reference\s+no recorded transaction$/m);
@@ -78,8 +79,8 @@ describe('npm run replay', () => {
 
   it('--format jsonl gives each problem a line and the counts last; json one document', async () => {
     const args = ['no-such-reference', reference, '--bus', 'payments'];
-    const jsonl = await runScript('replay', [...args, '--format', 'jsonl'], env);
-    const json = await runScript('replay', [...args, '--format', 'json'], env);
+    const jsonl = await runCommand('replay', [...args, '--format', 'jsonl'], env);
+    const json = await runCommand('replay', [...args, '--format', 'json'], env);
 
     const lines = jsonl.stdout
       .trimEnd()
@@ -97,7 +98,7 @@ describe('npm run replay', () => {
   it('exits 3 when the bus cannot be reached, saying why beside the reference and in the advice', async () => {
     const unreachable = `http://127.0.0.1:${await freePort()}`;
 
-    const result = await runScript('replay', [reference, '--bus', 'payments'], {
+    const result = await runCommand('replay', [reference, '--bus', 'payments'], {
       ...env,
       AWS_ENDPOINT_URL_EVENTBRIDGE: unreachable,
     });
@@ -113,8 +114,12 @@ describe('npm run replay', () => {
   });
 
   it('exits 2 without a bus, or with both references and a window', async () => {
-    const noBus = await runScript('replay', [reference], env);
-    const both = await runScript('replay', [reference, '--since', '2026-01-01', '--bus', 'b'], env);
+    const noBus = await runCommand('replay', [reference], env);
+    const both = await runCommand(
+      'replay',
+      [reference, '--since', '2026-01-01', '--bus', 'b'],
+      env,
+    );
 
     expect([noBus.code, both.code]).toEqual([2, 2]);
     expect(noBus.stderr).toContain('--bus or EVENT_BUS_NAME');
@@ -122,7 +127,7 @@ describe('npm run replay', () => {
   });
 
   it('exits 2 before reading anything when --forward-to names another machine', async () => {
-    const result = await runScript(
+    const result = await runCommand(
       'replay',
       [reference, '--forward-to', 'https://events.example.com/in'],
       env,
@@ -137,15 +142,15 @@ describe('npm run replay', () => {
 
 describe('npm run redrive', () => {
   it('exits 2 without a queue', async () => {
-    const result = await runScript('redrive', ['--bus', 'payments'], env);
+    const result = await runCommand('redrive', ['--bus', 'payments'], env);
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--queue or EVENTS_DLQ_URL');
   });
 
   it('exits 2 when --forward-to names another machine, over http even with --allow-remote', async () => {
-    const remote = await runScript('redrive', ['--forward-to', 'http://10.1.2.3/in'], env);
-    const plain = await runScript(
+    const remote = await runCommand('redrive', ['--forward-to', 'http://10.1.2.3/in'], env);
+    const plain = await runCommand(
       'redrive',
       ['--forward-to', 'http://10.1.2.3/in', '--allow-remote'],
       env,

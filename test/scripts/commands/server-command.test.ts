@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody } from '../../../scripts/gateway/gateway-callback.js';
 import type { Summary } from '../../../scripts/gateway/summary.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import {
   freePort,
   killAllServers,
   parseExact,
   repoRoot,
-  runScript,
   startServer,
 } from '../../support/local-cli.js';
 import { localDataFolder } from '../../support/local-data-folder.js';
@@ -108,14 +108,14 @@ describe('npm start', () => {
     const line = /^ {2}DATA_DIR=(\S+) npx callback-receiver simulate (.*)$/m.exec(server.stdout());
 
     // Another shell: neither DATA_DIR nor the key set there.
-    const guessed = await runScript('simulate', ['--count', '3'], {});
+    const guessed = await runCommand('simulate', ['--count', '3'], {});
     // As printed, in a shell where CALLBACK_API_KEYS is set too, as the banner says.
-    const asPrinted = await runScript(
+    const asPrinted = await runCommand(
       'simulate',
       (line?.[2] ?? '').replaceAll("'", '').split(' '),
       { DATA_DIR: (line?.[1] ?? '').replaceAll("'", ''), CALLBACK_API_KEYS: key },
     );
-    const keyless = await runScript('simulate', ['--count', '3'], { DATA_DIR: customDir });
+    const keyless = await runCommand('simulate', ['--count', '3'], { DATA_DIR: customDir });
 
     expect(server.stdout()).not.toContain(key);
     expect(server.stdout()).toMatch(/read the key from CALLBACK_API_KEYS or CALLBACK_API_KEY/);
@@ -130,7 +130,7 @@ describe('npm start', () => {
   });
 
   it('refuses a bad port with exit 2 and one line saying why', async () => {
-    const result = await runScript('start', ['--port', '70000'], {});
+    const result = await runCommand('start', ['--port', '70000'], {});
 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
@@ -144,7 +144,7 @@ describe('npm start', () => {
     const { port } = busy.address() as AddressInfo;
     const dataDir = join(folder.path, 'never-made');
     try {
-      const result = await runScript('start', [], { DATA_DIR: dataDir, PORT: String(port) });
+      const result = await runCommand('start', [], { DATA_DIR: dataDir, PORT: String(port) });
 
       expect(result.code).toBe(3);
       expect(result.stderr).toMatch(
@@ -213,7 +213,7 @@ describe('stopping local mode', () => {
     await Promise.all(senders);
 
     expect(server.stderr()).toMatch(/Stopped\./);
-    const listed = await runScript(
+    const listed = await runCommand(
       'query',
       [
         'list',
@@ -260,7 +260,7 @@ describe('local mode without configuration', () => {
     const env = await folder.env();
     const first = await startServer(env);
 
-    const simulated = await runScript('simulate', ['--count', '20', '--json'], env);
+    const simulated = await runCommand('simulate', ['--count', '20', '--json'], env);
     await first.stop();
     const second = await startServer(env);
     await second.stop();

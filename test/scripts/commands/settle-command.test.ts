@@ -6,7 +6,7 @@ import type { SerializableValue } from '../../../lambda/json/json-text.js';
 import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { createTestTable, engineEndpoint, engines, type TestTable } from '../../support/engines.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
-import { runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import { receiverWith } from '../../support/receiver.js';
 
 /**
@@ -17,8 +17,8 @@ describe.each(engines)('npm run settle on %s', (engine) => {
   let table: TestTable;
   let env: Record<string, string>;
   let invoke: ReturnType<typeof receiverWith>;
-  const settle = (...args: string[]) => runScript('settle', args, env);
-  const query = (...args: string[]) => runScript('query', args, env);
+  const settle = (...args: string[]) => runCommand('settle', args, env);
+  const query = (...args: string[]) => runCommand('query', args, env);
   const deliver = async (fields: Record<string, SerializableValue>) =>
     (await invoke(callbackEvent(signed(fields)))).statusCode;
 

@@ -2,7 +2,8 @@ import { userInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../lambda/json/json-text.js';
 import { transaction } from '../../support/fixtures.js';
-import { dataFolder, freePort, runScript, startServer } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { dataFolder, freePort, startServer } from '../../support/local-cli.js';
 
 /**
  * A conflict settled in local mode as an operator meets it: `npm start`, two deliveries of one
@@ -31,13 +32,13 @@ describe('settling a conflict in local mode', () => {
     const reference = String(stored.reference);
     expect([await post(stored), await post(corrected)]).toEqual([204, 409]);
 
-    const conflicts = await runScript('query', ['conflicts', '--format', 'jsonl'], env);
+    const conflicts = await runCommand('query', ['conflicts', '--format', 'jsonl'], env);
     expect(conflicts.code, conflicts.stderr).toBe(0);
     expect(JSON.parse(conflicts.stdout)).toMatchObject({
       reference,
       differences: [{ field: 'amount', stored: '700', received: '750' }],
     });
-    const settled = await runScript(
+    const settled = await runCommand(
       'settle',
       [reference, '--accept', 'received', '--reason', 'OPS-9 amount corrected'],
       env,
@@ -46,7 +47,7 @@ describe('settling a conflict in local mode', () => {
     expect([await post(corrected), await post(stored)]).toEqual([204, 409]);
     await server.stop();
 
-    const got = await runScript('query', ['get', reference, '--format', 'json'], env);
+    const got = await runCommand('query', ['get', reference, '--format', 'json'], env);
     expect(got.code, got.stderr).toBe(0);
     const shown = JSON.parse(got.stdout);
     expect(shown.transaction.amount).toBe(750);

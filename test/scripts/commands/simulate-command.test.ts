@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Summary } from '../../../scripts/gateway/summary.js';
-import { cleanEnv, repoRoot, runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { cleanEnv, repoRoot } from '../../support/local-cli.js';
 import { scriptedReceiver } from '../gateway/support/scripted-receiver.js';
 
 /** `npm run simulate` as a user runs it, against a receiver that answers as the test says. */
@@ -30,7 +31,7 @@ describe('npm run simulate', () => {
   it.each(['not-a-url', 'ftp://example.com/callback'])(
     'refuses --url %s with exit 2 and one line saying why',
     async (url) => {
-      const result = await runScript('simulate', ['--url', url, '--key', 'k'], {});
+      const result = await runCommand('simulate', ['--url', url, '--key', 'k'], {});
 
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(
@@ -43,7 +44,7 @@ describe('npm run simulate', () => {
     const refusing = await scriptedReceiver([refusal]);
     server = refusing.server;
 
-    const result = await runScript(
+    const result = await runCommand(
       'simulate',
       ['--url', refusing.url, '--key', 'k', '--count', '4', '--seed', 's', '--json'],
       {},
@@ -68,7 +69,7 @@ describe('npm run simulate', () => {
     const failing = await scriptedReceiver([{ status: 500 }]);
     server = failing.server;
 
-    const result = await runScript(
+    const result = await runCommand(
       'simulate',
       ['--url', failing.url, '--key', 'k', '--count', '2', '--max-attempts', '1', '--json'],
       {},
@@ -100,7 +101,7 @@ describe('npm run simulate', () => {
     const refusing = await scriptedReceiver([refusal]);
     server = refusing.server;
 
-    const result = await runScript(
+    const result = await runCommand(
       'simulate',
       ['--url', refusing.url, '--key', 'k', '--count', '3', '--seed', 'text'],
       {},
@@ -126,7 +127,7 @@ describe('npm run simulate', () => {
     const keyFile = join(folder, 'key');
     await writeFile(keyFile, 'key-from-file\n', { mode: 0o600 });
     const send = (args: string[], env: Record<string, string> = {}) =>
-      runScript('simulate', ['--url', accepting.url, '--count', '1', '--json', ...args], env);
+      runCommand('simulate', ['--url', accepting.url, '--count', '1', '--json', ...args], env);
 
     const fromFile = await send(['--key-file', keyFile]);
     const fromEnvironment = await send([], { CALLBACK_API_KEY: 'key-from-environment' });

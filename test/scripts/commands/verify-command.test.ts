@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDbRefusalStore } from '../../../lambda/refusals/dynamodb-refusal-store.js';
 import { createTestRefusalsTable, engineEndpoint, type TestTable } from '../../support/engines.js';
 import { exampleA, exampleB, specKey } from '../../support/fixtures.js';
-import { runScript } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
 
 /** npm run verify on the worked examples of the hash spec, run as a user runs it. */
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 
 describe('npm run verify', () => {
   it('verifies example A and names the text that matched', async () => {
-    const result = await runScript('verify', [await file('a.json', bodyA), '--key', specKey], {});
+    const result = await runCommand('verify', [await file('a.json', bodyA), '--key', specKey], {});
 
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
@@ -37,7 +37,7 @@ describe('npm run verify', () => {
 
   it('verifies example B sent as raw UTF-8 through its lowercase-escaped text', async () => {
     const keyFile = await file('key.txt', `${specKey}\n`);
-    const result = await runScript(
+    const result = await runCommand(
       'verify',
       [await file('b.json', exampleB.utf8Body), '--key-file', keyFile],
       {},
@@ -48,7 +48,7 @@ describe('npm run verify', () => {
   });
 
   it('verifies example B sent escaped, read from stdin', async () => {
-    const result = await runScript(
+    const result = await runCommand(
       'verify',
       ['-', '--key-file', await file('key2.txt', specKey)],
       {},
@@ -61,7 +61,7 @@ describe('npm run verify', () => {
 
   it('with the wrong key, exits 1 and lists each candidate digest without echoing the key', async () => {
     const wrongKey = 'not-the-gateway-key-4d0c9e6a1b2d';
-    const result = await runScript(
+    const result = await runCommand(
       'verify',
       [await file('b2.json', exampleB.utf8Body), '--key', wrongKey],
       {},
@@ -79,10 +79,10 @@ describe('npm run verify', () => {
   });
 
   it('exits 2 on a body that is not JSON, or without a key', async () => {
-    const notJson = await runScript('verify', [await file('x.json', '{"a":'), '--key', 'k'], {});
+    const notJson = await runCommand('verify', [await file('x.json', '{"a":'), '--key', 'k'], {});
     // A data folder without local mode's key in it: no key anywhere.
     const empty = await mkdtemp(join(tmpdir(), 'verify-no-key-'));
-    const noKey = await runScript('verify', [await file('a2.json', bodyA)], { DATA_DIR: empty });
+    const noKey = await runCommand('verify', [await file('a2.json', bodyA)], { DATA_DIR: empty });
 
     expect(notJson.code).toBe(2);
     expect(notJson.stderr).toContain('the body is not valid JSON');
@@ -95,9 +95,11 @@ describe('npm run verify', () => {
     await writeFile(join(folder, 'dev-api-key'), `${specKey}\n`, { mode: 0o600 });
     const body = await file('a3.json', bodyA);
 
-    const fromEnvironment = await runScript('verify', [body], { CALLBACK_API_KEY: specKey });
-    const fromLocalMode = await runScript('verify', [body], { DATA_DIR: folder });
-    const deployed = await runScript('verify', [body, '--table', 'deployed'], { DATA_DIR: folder });
+    const fromEnvironment = await runCommand('verify', [body], { CALLBACK_API_KEY: specKey });
+    const fromLocalMode = await runCommand('verify', [body], { DATA_DIR: folder });
+    const deployed = await runCommand('verify', [body, '--table', 'deployed'], {
+      DATA_DIR: folder,
+    });
 
     expect(fromEnvironment.code, fromEnvironment.stderr).toBe(0);
     expect(fromLocalMode.code, fromLocalMode.stderr).toBe(0);
@@ -109,9 +111,9 @@ describe('npm run verify', () => {
     const body = await file('a4.json', bodyA);
     const keyFile = await file('key5.txt', specKey);
 
-    const typed = await runScript('verify', [body, '--key', specKey], {});
-    const both = await runScript('verify', [body, '--key', specKey, '--key-file', keyFile], {});
-    const missing = await runScript('verify', [body, '--key-file', join(dir, 'absent')], {});
+    const typed = await runCommand('verify', [body, '--key', specKey], {});
+    const both = await runCommand('verify', [body, '--key', specKey, '--key-file', keyFile], {});
+    const missing = await runCommand('verify', [body, '--key-file', join(dir, 'absent')], {});
 
     expect(typed.code).toBe(0);
     expect(typed.stderr).toBe(
@@ -127,7 +129,7 @@ describe('npm run verify', () => {
   });
 
   it('exits 2 on a body given where its file belongs, without echoing it', async () => {
-    const result = await runScript('verify', [bodyA], { CALLBACK_API_KEY: 'k' });
+    const result = await runCommand('verify', [bodyA], { CALLBACK_API_KEY: 'k' });
 
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('the body is read from a file');
@@ -136,7 +138,7 @@ describe('npm run verify', () => {
   });
 
   it('names why a body file cannot be read', async () => {
-    const result = await runScript('verify', [join(dir, 'missing.json')], {
+    const result = await runCommand('verify', [join(dir, 'missing.json')], {
       CALLBACK_API_KEY: 'k',
     });
 
@@ -182,12 +184,12 @@ describe('npm run verify --refusal, on a body kept with a refusal', () => {
     const digest = await keep(exampleB.utf8Body);
     const keyFile = await file('key3.txt', specKey);
 
-    const right = await runScript(
+    const right = await runCommand(
       'verify',
       ['--refusal', digest.slice(0, 16), '--key-file', keyFile],
       env,
     );
-    const wrong = await runScript(
+    const wrong = await runCommand(
       'verify',
       ['--refusal', digest, '--key', 'another-key-0000'],
       env,
@@ -203,13 +205,13 @@ describe('npm run verify --refusal, on a body kept with a refusal', () => {
     const digest = await keep(bodyA, Buffer.from(bodyA.slice(0, 40), 'utf8'));
     const keyFile = await file('key4.txt', specKey);
 
-    const part = await runScript('verify', ['--refusal', digest, '--key-file', keyFile], env);
-    const absent = await runScript(
+    const part = await runCommand('verify', ['--refusal', digest, '--key-file', keyFile], env);
+    const absent = await runCommand(
       'verify',
       ['--refusal', 'f'.repeat(64), '--key-file', keyFile],
       env,
     );
-    const both = await runScript('verify', ['-', '--refusal', digest, '--key-file', keyFile], env);
+    const both = await runCommand('verify', ['-', '--refusal', digest, '--key-file', keyFile], env);
 
     expect(part.code).toBe(2);
     expect(part.stderr).toContain('only the first 40 of');

@@ -11,10 +11,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
 import { newEngineCredentials } from '../../../scripts/local/engine/engine-credentials.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import {
   freePort,
   postCallback,
-  runScript,
   type ServerProcess,
   startServer,
 } from '../../support/local-cli.js';
@@ -81,13 +81,13 @@ describe('local mode on a data folder: the engine is the owner’s alone', () =>
     );
 
     // The owner's tools, with no flag: the forged item is not there, callbacks still land.
-    const got = await runScript('query', ['get', 'forged-ref', '--format', 'json'], env);
+    const got = await runCommand('query', ['get', 'forged-ref', '--format', 'json'], env);
     const posted = await postCallback(
       server.url,
       key,
       callbackBody(sampleTransaction({ reference: 'after-the-attempts' }), key),
     );
-    const listed = await runScript('query', ['list', '--since', today(), '--format', 'json'], env);
+    const listed = await runCommand('query', ['list', '--since', today(), '--format', 'json'], env);
     expect(got.code, got.stderr).toBe(1);
     expect(posted.status).toBe(204);
     expect(listed.code, listed.stderr).toBe(0);
@@ -153,12 +153,14 @@ describe('local mode in memory: a private run folder the tools find through the 
   });
 
   it('serves simulate and query as the banner prints them, and refuses a query without its folder', async () => {
-    const simulated = await runScript('simulate', ['--count', '3', '--json'], { DATA_DIR: runDir });
-    const listed = await runScript('query', ['list', '--since', today(), '--format', 'json'], {
+    const simulated = await runCommand('simulate', ['--count', '3', '--json'], {
+      DATA_DIR: runDir,
+    });
+    const listed = await runCommand('query', ['list', '--since', today(), '--format', 'json'], {
       DATA_DIR: runDir,
     });
     const endpoint = JSON.parse(await readFile(join(runDir, 'lock.json'), 'utf8')).endpoint;
-    const elsewhere = await runScript(
+    const elsewhere = await runCommand(
       'query',
       ['list', '--since', today(), '--endpoint', endpoint],
       {},

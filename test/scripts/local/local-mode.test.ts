@@ -7,11 +7,11 @@ import type { Plan } from '../../../scripts/gateway/delivery-plan.js';
 import { planDeliveries } from '../../../scripts/gateway/delivery-plan.js';
 import { seededRandom } from '../../../scripts/gateway/seeded-random.js';
 import type { Summary } from '../../../scripts/gateway/summary.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import {
   dataFolder,
   freePort,
   parseExact,
-  runScript,
   type ServerProcess,
   startServer,
 } from '../../support/local-cli.js';
@@ -41,7 +41,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
   let server: ServerProcess | undefined;
 
   const simulate = (...args: string[]) =>
-    runScript(
+    runCommand(
       'simulate',
       [
         // No key flag: the simulator reads CALLBACK_API_KEYS, as the server does.
@@ -58,7 +58,7 @@ describe('local mode (npm start, npm run simulate, npm run query)', () => {
       env,
     );
   const query = async <T>(...args: string[]) => {
-    const result = await runScript('query', [...args, '--format', 'json'], env);
+    const result = await runCommand('query', [...args, '--format', 'json'], env);
     return { ...result, json: result.stdout.trim() ? parseExact<T>(result.stdout) : undefined };
   };
   /** `list --format json` is one document: its transactions are `items`. */

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { stringifyJson } from '../../../lambda/json/json-text.js';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
 import { transaction } from '../../support/fixtures.js';
-import { postCallback, runScript, startServer } from '../../support/local-cli.js';
+import { runCommand } from '../../support/in-process-cli.js';
+import { postCallback, startServer } from '../../support/local-cli.js';
 import { localDataFolder } from '../../support/local-data-folder.js';
 
 /**
@@ -25,13 +26,13 @@ describe('refusals in local mode (query refused, resubmit)', () => {
     const refused = await postCallback(strict.url, key, body);
     expect(refused.status).toBe(403);
 
-    const listed = await runScript('query', ['refused', '--format', 'json'], env);
+    const listed = await runCommand('query', ['refused', '--format', 'json'], env);
     expect(listed.code, listed.stderr).toBe(0);
     const [kept] = (
       JSON.parse(listed.stdout) as { items: { digest: string; body: string; problem: string }[] }
     ).items;
     expect(kept).toMatchObject({ body, problem: 'hash-missing', status: 403 });
-    const table = await runScript(
+    const table = await runCommand(
       'query',
       ['refused', '--reference', String(fields.reference)],
       env,
@@ -41,11 +42,11 @@ describe('refusals in local mode (query refused, resubmit)', () => {
 
     await strict.stop();
     const fixed = await startServer({ ...env, HASH_MODE: 'if-present' });
-    const resubmitted = await runScript('resubmit', [kept?.digest.slice(0, 16) ?? ''], env);
+    const resubmitted = await runCommand('resubmit', [kept?.digest.slice(0, 16) ?? ''], env);
     expect(resubmitted.code, resubmitted.stderr).toBe(0);
     expect(resubmitted.stdout).toContain('was 403 hash-missing; now 204 recorded');
 
-    const got = await runScript(
+    const got = await runCommand(
       'query',
       ['get', String(fields.reference), '--format', 'json'],
       env,
@@ -63,10 +64,10 @@ describe('refusals in local mode (query refused, resubmit)', () => {
     const body = callbackBody(sampleTransaction({ currency: 'lira' }), devKey);
     const refused = await postCallback(server.url, devKey, body);
     expect(refused.status).toBe(422);
-    const listed = await runScript('query', ['refused', '--format', 'json'], own);
+    const listed = await runCommand('query', ['refused', '--format', 'json'], own);
     const [kept] = (JSON.parse(listed.stdout) as { items: { digest: string }[] }).items;
 
-    const verified = await runScript('verify', ['--refusal', kept?.digest ?? ''], own);
+    const verified = await runCommand('verify', ['--refusal', kept?.digest ?? ''], own);
 
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);

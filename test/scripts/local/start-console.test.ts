@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { callbackBody, sampleTransaction } from '../../../scripts/gateway/gateway-callback.js';
 import { consoleRequest } from '../../support/console-request.js';
 import { startEventConsumer } from '../../support/event-consumer.js';
+import { runCommand } from '../../support/in-process-cli.js';
 import {
   freePort,
   killAllServers,
@@ -157,6 +158,7 @@ describe('npm start serves the console', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
     try {
+      // A process of its own: a start that fails half-way up ends in process.exit.
       const result = await runScript('start', ['--in-memory', '--port', '0'], {
         CONSOLE_PORT: String(port),
       });
@@ -170,7 +172,7 @@ describe('npm start serves the console', () => {
   });
 
   it('refuses a bad console port with exit 2 and one line', async () => {
-    const result = await runScript('start', ['--console-port', 'x'], {});
+    const result = await runCommand('start', ['--console-port', 'x'], {});
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /^start: the console port \(--console-port or CONSOLE_PORT\) must be 0-65535, got x$/m,

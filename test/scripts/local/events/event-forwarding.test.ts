@@ -22,7 +22,7 @@ import {
   until,
   webhookHeaders,
 } from '../../../support/forwarding.js';
-import { runScript } from '../../../support/local-cli.js';
+import { runCommand } from '../../../support/in-process-cli.js';
 
 /**
  * `npm start -- --forward-events <url>` in-process, on both engines: the events a downstream
@@ -264,7 +264,7 @@ forEachEngine((engine: Engine) => {
     const engineArgs =
       engine === 'dynamodb-local' ? ['--endpoint', engineEndpoint('dynamodb-local')] : [];
     const settle = (reference: string, accept: string) =>
-      runScript(
+      runCommand(
         'settle',
         [reference, '--accept', accept, '--reason', 'gateway ticket 7', ...engineArgs],
         env,
