@@ -37,6 +37,12 @@ export interface RefusalFilters {
    * promises.
    */
   readonly before?: RefusalCursor;
+  /**
+   * Index entries per request to each partition (@default {@link indexPageSize}). A page of the
+   * console asks for its own size and one more, so it reads as many entries at any count kept,
+   * rather than up to 16 x 250 to show 50.
+   */
+  readonly pageSize?: number;
 }
 
 /** Index entries per request: small entries, so a page is quick to get and cheap to hold. */
@@ -52,7 +58,7 @@ export function listRefusalSummaries(
   context: QueryContext,
   filters: RefusalFilters = {},
 ): AsyncGenerator<RefusalSummary> {
-  const { since, reference, before } = filters;
+  const { since, reference, before, pageSize = indexPageSize } = filters;
   // A cursor older than the window: nothing (and DynamoDB refuses a BETWEEN upside down).
   if (since !== undefined && before !== undefined && since > before.at) return nothing();
   // DynamoDB takes no empty string in a key condition: without `since`, no lower bound.
@@ -65,7 +71,7 @@ export function listRefusalSummaries(
           ? ' AND #last <= :before'
           : '';
   const shards = listShards.map((shard) =>
-    queryIndex(context, {
+    queryIndex(context, pageSize, {
       KeyConditionExpression: `#shard = :shard${range}`,
       ExpressionAttributeNames: {
         '#shard': refusalsTable.listShard,
@@ -106,10 +112,11 @@ function newestFirst(a: RefusalSummary, b: RefusalSummary): number {
 
 async function* queryIndex(
   { client, tableName }: QueryContext,
+  pageSize: number,
   input: Omit<QueryCommandInput, 'TableName' | 'IndexName'>,
 ): AsyncGenerator<RefusalSummary> {
   const pages = paginateQuery(
-    { client, pageSize: indexPageSize },
+    { client, pageSize },
     { TableName: tableName, IndexName: refusalsIndex.indexName, ScanIndexForward: false, ...input },
   );
   for await (const page of pages) {

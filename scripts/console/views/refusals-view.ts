@@ -122,7 +122,11 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
       }
       batch = [];
     };
+    // A page and one more from each partition, and resolutions read for as many: the page
+    // costs the same however many refusals are kept (more only while resolved ones are skipped).
+    const batchSize = Math.min(100, limit + 1);
     const listed = listRefusalSummaries(context, {
+      pageSize: limit + 1,
       ...(since ? { since } : {}),
       ...(reference ? { reference } : {}),
       ...(before ? { before } : {}),
@@ -130,7 +134,7 @@ export function refusalsView(app: Hono<ConsoleEnv>, console: ConsoleContext): vo
     for await (const refusal of listed) {
       batch.push(refusal);
       examined += 1;
-      if (batch.length === 100) await take();
+      if (batch.length === batchSize) await take();
       if (more) break;
       if (state !== 'all' && examined >= stateScanLimit) {
         stoppedShort = true;

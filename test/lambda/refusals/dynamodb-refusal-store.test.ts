@@ -211,6 +211,32 @@ describe.each(engines)('kept refusals on %s', (engine) => {
     expect(times).toEqual([...times].sort().reverse());
   });
 
+  it('asks each partition for the page size it is given, so a small page reads little', async () => {
+    const limits: (number | undefined)[] = [];
+    const name = `limits-${engine}`;
+    table.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'QueryCommand') {
+          limits.push((args.input as { Limit?: number }).Limit);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      const first = listRefusalSummaries(table, { pageSize: 6 });
+      await first.next();
+      await first.return(undefined);
+      const byDefault = listRefusalSummaries(table);
+      await byDefault.next();
+      await byDefault.return(undefined);
+    } finally {
+      table.client.middlewareStack.remove(name);
+    }
+
+    expect(limits).toEqual([...Array(16).fill(6), ...Array(16).fill(250)]);
+  });
+
   it('finds a refusal by a prefix in its one index partition, and refuses an ambiguous prefix', async () => {
     const twin = (tail: string) =>
       refusal(`{"twin":"${tail}"}`, { digest: `f00dfeed${tail.repeat(56)}` });
