@@ -26,7 +26,11 @@ const modules: Record<Script, string> = {
   console: 'console-command',
 };
 
-/** What `process.exit` throws during a run, so the run ends there with that code. */
+/**
+ * What `process.exit` throws during a run, so the run ends there with that code: at a command's
+ * top level (console, a failed start). Inside an action runProgram would report it as a crash:
+ * those paths (simulate's Ctrl-C) stay on runScript.
+ */
 class ExitCalled extends Error {
   constructor(readonly code: number) {
     super(`process.exit(${code})`);
@@ -80,7 +84,7 @@ async function runOnce(
   try {
     runs += 1;
     const url = new URL(`../../scripts/commands/${modules[script]}.ts`, import.meta.url);
-    await import(/* @vite-ignore */ `${url.href}?run=${runs}`);
+    await withinTime(script, import(/* @vite-ignore */ `${url.href}?run=${runs}`));
     code = Number(process.exitCode ?? 0);
   } catch (error) {
     if (!(error instanceof ExitCalled)) throw error;
@@ -91,6 +95,19 @@ async function runOnce(
     for (const undo of restore.reverse()) undo();
   }
   return { code, ...output };
+}
+
+/** runScript's limit: a command still running after a minute fails its test, not the rest. */
+async function withinTime(script: Script, run: Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`${script} did not finish in 60 s`)), 60_000);
+  });
+  try {
+    await Promise.race([run, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function exitThrows(code?: number | string | null): never {
