@@ -3,6 +3,7 @@ import type { Settlement } from '../../../lambda/settle/settlement.js';
 import type { TransactionVersion } from '../../operations/transaction-history.js';
 import { displayValue, type StoredItem } from '../../table/stored-item.js';
 import { shown } from '../html/shown-text.js';
+import { statusBadge } from '../html/status-badge.js';
 import { timeOf } from '../html/times.js';
 import type { TabLinks } from './transaction-tabs.js';
 
@@ -61,10 +62,4 @@ function conflictBadges(open: number, settled: number) {
   return badges
     .filter((badge) => badge !== undefined)
     .map((badge, index) => (index === 0 ? badge : html` ${badge}`));
-}
-
-/** The gateway's verdict as a badge: the word always, green or red beside it. */
-function statusBadge(status: string) {
-  const tone = status === 'Confirm' ? 'ok' : status === 'Reject' ? 'bad' : 'neutral';
-  return html`<span class="badge ${tone}">${shown(status)}</span>`;
 }

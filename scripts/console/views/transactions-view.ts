@@ -9,6 +9,7 @@ import { ownAsset } from '../assets.js';
 import type { ConsoleContext, ConsoleEnv } from '../console-context.js';
 import { page } from '../html/layout.js';
 import { shown } from '../html/shown-text.js';
+import { statusBadge } from '../html/status-badge.js';
 import { timeOf } from '../html/times.js';
 import {
   type Cursor,
@@ -78,7 +79,7 @@ export function transactionsView(app: Hono<ConsoleEnv>, console: ConsoleContext)
 <div class="table-wrap"><table>
 <caption class="muted">${rows.length === 0 ? 'No transactions match.' : cursor ? 'Older transactions' : 'Newest first'}${live ? ' · new ones appear as they are recorded' : ''}</caption>
 <thead><tr>${transactionView.tableHead.map((title) => html`<th scope="col">${title}</th>`)}</tr></thead>
-<tbody id="rows">${rows.map(row)}</tbody>
+<tbody id="rows">${rows.map((item) => row(item))}</tbody>
 </table></div>
 ${live ? poller(filters, newest, pace) : ''}
 <p class="pager">${cursor ? html`<a href="/transactions?${query(filters, sized)}">Newest</a>` : ''}${next ? html`<a href="/transactions?${query(filters, { ...sized, after: encode(next) })}" rel="next">Older</a>` : ''}</p>`,
@@ -93,7 +94,7 @@ ${live ? poller(filters, newest, pace) : ''}
     if (rows.length === 0) return c.body(null, 204);
     const top = newestOf(rows, newest);
     return c.html(
-      html`<template><tbody hx-swap-oob="afterbegin:#rows">${rows.map(row)}</tbody></template>${poller(filters, top, pace, true)}`,
+      html`<template><tbody hx-swap-oob="afterbegin:#rows">${rows.map((item) => row(item))}</tbody></template>${poller(filters, top, pace, true)}`,
     );
   });
 }
@@ -120,12 +121,6 @@ function row(item: StoredItem, extra: unknown = '') {
 }
 
 const statusColumn = transactionView.tableHead.indexOf('status');
-
-/** The gateway's verdict as a badge: the word always, green or red beside it. */
-function statusBadge(status: string) {
-  const tone = status === 'Confirm' ? 'ok' : status === 'Reject' ? 'bad' : 'neutral';
-  return html`<span class="badge ${tone}">${shown(status)}</span>`;
-}
 
 /** Right-aligned columns: the declared integers and decimals. */
 const numeric = [
