@@ -52,6 +52,8 @@ async function shoot(options: { out: string }): Promise<void> {
     const shots = [
       ...sections.map((section) => ({ path: section.path, name: section.path.slice(1) })),
       { path: `/transactions/${encodeURIComponent(conflicted)}`, name: 'transaction' },
+      // The search box's answer: a reference's start, as an operator types it on the phone.
+      { path: '/transactions?q=ord-2026-11-411', name: 'search' },
     ];
     const missing: string[] = [];
     for (const shot of shots) {

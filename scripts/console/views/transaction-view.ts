@@ -113,7 +113,7 @@ const panels: Record<
   (read: TransactionRead, console: ConsoleContext) => unknown | Promise<unknown>
 > = {
   fields: ({ transaction, links }) => html`<h2 id="fields">Fields</h2>
-${fieldsTable(transaction, 'Every attribute as stored, in the order of npm run query -- get; numbers as their stored digits', elsewhere(links))}`,
+${fieldsTable(transaction, 'Every attribute as stored, in the order of query get; numbers as their stored digits', elsewhere(links))}`,
 
   exchange: (read) => {
     const { transaction, versions, settlements, links } = read;
