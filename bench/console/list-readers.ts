@@ -2,10 +2,7 @@
  * The lists bench/console/list-pages.ts pages through, each as the console reads a page of it:
  * the reader its view calls, given the view's page size and the cursor the view's Next link
  * carries. Another list is one more entry: a name, its first page, and (when it has a cursor)
- * the page after one. The search, for instance:
- *
- *   list({ name: 'search, reference prefix', firstPage: async ({ transactions }) =>
- *     ({ rows: (await searchTransactions(transactions, 'scale-0000')).rows.length }) }),
+ * the page after one.
  */
 import { Hono } from 'hono';
 import type { ConsoleEnv } from '../../scripts/console/console-context.js';
@@ -13,6 +10,7 @@ import { consoleViews } from '../../scripts/console/views/console-views.js';
 import { transactionPage } from '../../scripts/console/views/transaction-page.js';
 import { conflictsPage, listConflicts } from '../../scripts/table/reference-state.js';
 import type { QueryContext } from '../../scripts/table/transaction-queries.js';
+import { searchTransactions } from '../../scripts/table/transaction-search.js';
 import { busyUser } from './list-data.js';
 
 /** Rows per page: the Transactions and Conflicts views' default, asked of Refusals by `?size=`. */
@@ -83,6 +81,21 @@ export const lists: readonly ListReader[] = [
     firstPage: ({ view }) => view(`/refusals?size=${pageSize}`).then(refusalsShown),
     nextPage: ({ view }, path: string) => view(path).then(refusalsShown),
   }),
+  // The search box (`/transactions?q=`): one text tried as every kind it can be, at most 50
+  // matches of each; no cursor. Each text matches thousands at both sizes but the id.
+  ...[
+    ['Search, a reference prefix', 'scale-00'],
+    ['Search, a gateway id', '10000042'],
+    ['Search, a username in capitals', busyUser.toUpperCase()],
+  ].map(([name, text]) =>
+    list({
+      name: name as string,
+      firstPage: ({ transactions }) =>
+        searchTransactions(transactions, text as string).then(({ rows }) => ({
+          rows: rows.length,
+        })),
+    }),
+  ),
   list({
     // `npm run query -- conflicts`: every conflict, no cursor.
     name: 'CLI query conflicts (whole index)',
