@@ -14,7 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { commandProgram, runProgram } from '../../scripts/cli/command-program.js';
 import { median } from '../../scripts/gateway/statistics.js';
 import { startDynalite } from '../../scripts/local/engine/dynalite.js';
 import { localDynamoDbClient } from '../../scripts/local/engine/local-engine.js';
@@ -22,15 +22,26 @@ import { recordRequests } from '../../test/support/request-counter.js';
 import { type ListTables, listTables } from './list-data.js';
 import { consoleView, type ListContext, type ListReader, lists, pageSize } from './list-readers.js';
 
-const { values: options } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '10000,1000000' },
-    runs: { type: 'string', default: '7' },
-    page: { type: 'string', default: '2' },
-    data: { type: 'string' },
-    smoke: { type: 'boolean', default: false },
-  },
-});
+/** What the command line chose; empty after `--help` or a usage error, which runProgram told. */
+const chosen: {
+  options?: { sizes: string; runs: string; page: string; data?: string; smoke: boolean };
+} = {};
+await runProgram(
+  commandProgram('bench:lists', 'What a page of each console list costs at two table sizes.', {
+    ok: 'measured and printed (figures are never judged)',
+  })
+    .option('--sizes <counts>', 'transactions in each table, comma-separated', '10000,1000000')
+    .option('--runs <n>', 'timed runs of each page (the median is shown)', '7')
+    .option('--page <n>', 'which page after a cursor is timed', '2')
+    .option('--data <folder>', "keep dynalite's data here: each size seeded once, then reused")
+    .option('--smoke', 'small sizes, one run: the script works', false)
+    .action((options) => {
+      chosen.options = options;
+    }),
+  'bench:lists',
+);
+if (chosen.options === undefined) process.exit();
+const options = chosen.options;
 const sizes = (options.smoke ? '300,600' : options.sizes).split(',').map(Number);
 const runs = options.smoke ? 1 : Number(options.runs);
 const pageNumber = Number(options.page);

@@ -103,6 +103,7 @@ describe('--help', () => {
     'bench:forwarding',
     'bench:memory',
     'bench:refusals',
+    'bench:lists',
     'test:hardening',
   ];
 
