@@ -80,7 +80,16 @@ describe('callback-receiver', () => {
 
 describe('every --help ends with examples that parse', () => {
   // query's subcommands as its --help lists them: a new one without examples fails here.
-  const querySubcommands = ['get', 'conflicts', 'list', 'export', 'summary', 'refused', 'tail'];
+  const querySubcommands = [
+    'get',
+    'search',
+    'conflicts',
+    'list',
+    'export',
+    'summary',
+    'refused',
+    'tail',
+  ];
   const helpPaths = [
     ...binCommands.map((command) => [command]),
     ...querySubcommands.map((sub) => ['query', sub]),
