@@ -246,7 +246,16 @@ describe.each(engines)('a day in the life, on %s', (engine: Engine) => {
           `${letters.length} dead letter(s) ${JSON.stringify(letters.map((l) => l.problem))}`,
       );
     });
-    const forwarded = consumer.accepted() as unknown as Envelope[];
+    // Delivery is at least once: a POST the consumer answered after the forwarder gave up on it
+    // (a loaded machine) comes again under the same id, which a consumer keeps once. Never two
+    // events for one change: a repeated id carries the very same event.
+    const eventsById = new Map<string, Envelope>();
+    for (const event of consumer.accepted() as unknown as Envelope[]) {
+      const seen = eventsById.get(event.id);
+      if (seen) expect(event).toEqual(seen);
+      else eventsById.set(event.id, event);
+    }
+    const forwarded = [...eventsById.values()];
     const byType = (type: string) =>
       forwarded.filter((event) => event['detail-type'] === type).map((e) => e.detail.reference);
     const completed = byType('Transaction Completed');
