@@ -20,6 +20,13 @@ export interface ConsoleRoutes {
   post(path: string, form?: Record<string, string | readonly string[]>): Promise<RouteAnswer>;
 }
 
+/** The tables the views read (a console's, or ones a view never reads), and its receiver. */
+export type RouteTables = {
+  readonly table: Pick<TestConsole['table'], 'client' | 'tableName'>;
+  readonly refusals: Pick<TestConsole['refusals'], 'tableName'>;
+  readonly receiverUrl?: string;
+};
+
 /** What the views are given instead; `receiver: false`, none to resubmit to. */
 export type RouteOverrides = Omit<Partial<ConsoleContext>, 'receiver'> & {
   readonly receiver?: ConsoleReceiver | false;
@@ -33,7 +40,7 @@ export type RouteOverrides = Omit<Partial<ConsoleContext>, 'receiver'> & {
  * receiver, who the operator is) over the same tables.
  */
 export function consoleRoutes(
-  console: TestConsole,
+  console: RouteTables,
   { receiver, ...overrides }: RouteOverrides = {},
 ): ConsoleRoutes {
   const app = new Hono<ConsoleEnv>();
