@@ -18,6 +18,8 @@ export interface RouteAnswer {
 export interface ConsoleRoutes {
   get(path: string): Promise<RouteAnswer>;
   post(path: string, form?: Record<string, string | readonly string[]>): Promise<RouteAnswer>;
+  /** Any request, e.g. a multipart upload (`body: FormData`). */
+  send(path: string, init: RequestInit): Promise<RouteAnswer>;
 }
 
 /** The tables the views read (a console's, or ones a view never reads), and its receiver. */
@@ -44,8 +46,10 @@ export function consoleRoutes(
   { receiver, ...overrides }: RouteOverrides = {},
 ): ConsoleRoutes {
   const app = new Hono<ConsoleEnv>();
+  // One session for every request, as one signed-in browser's (reconcile keeps a result by it).
+  const session = { csrfToken: 'test', expiresAt: Number.POSITIVE_INFINITY };
   app.use(async (c, next) => {
-    c.set('session', { csrfToken: 'test', expiresAt: Number.POSITIVE_INFINITY });
+    c.set('session', session);
     await next();
   });
   const given =
@@ -72,6 +76,7 @@ export function consoleRoutes(
   });
   return {
     get: async (path) => answer(await app.request(path)),
+    send: async (path, init) => answer(await app.request(path, init)),
     post: async (path, form = {}) => {
       const body = new URLSearchParams();
       for (const [name, value] of Object.entries(form)) {
