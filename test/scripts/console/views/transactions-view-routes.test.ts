@@ -98,6 +98,15 @@ forEachEngine((engine: Engine) => {
         expect(older.text).toContain('No transactions match.');
         expect(older.text).toContain('<a href="/transactions?until=2000-01-02">Newest</a>');
       });
+      it('says when a searched text can be no reference, gateway id or username', async () => {
+        const text = `a\u0001${'b'.repeat(3000)}`;
+        const answer = await consoleRoutes(console).get(
+          `/transactions?q=${encodeURIComponent(text)}`,
+        );
+        expect(answer.status).toBe(200);
+        expect(answer.text).toContain('cannot be a reference, a gateway id or a username.');
+        expect(answer.text).toContain('Nothing matches');
+      });
     });
 
     describe('the live update', () => {
@@ -146,13 +155,16 @@ forEachEngine((engine: Engine) => {
         expect(await console.deliver(stored)).toBe(204);
         expect(await console.deliver(conflicting)).toBe(409);
         expect(await console.deliver(conflicting)).toBe(409);
+        expect(await console.deliver({ ...stored, amount: 1300 })).toBe(409);
         const reference = String(stored.reference);
         const routes = consoleRoutes(console);
         const open = await routes.get(`/transactions/${reference}?tab=conflicts`);
         expect(open.text).toMatch(/conflict \(409\), delivered 2 times, last at [^;]+; open/);
 
         const context = { client: console.table.client, tableName: console.table.tableName };
-        const [conflict] = (await readReference(context, reference)).conflicts;
+        const conflict = (await readReference(context, reference)).conflicts.find(
+          (one) => one.deliveries === 2,
+        );
         await settleConflict(context, {
           reference,
           conflict: conflict?.fingerprint as string,
@@ -165,6 +177,9 @@ forEachEngine((engine: Engine) => {
           },
         });
         const settled = await routes.get(`/transactions/${reference}?tab=conflicts`);
+        expect(settled.text).toContain(
+          '<span class="badge open">1 open</span> <span class="badge ok">1 settled</span>',
+        );
         expect(settled.text).toContain(
           'settled: refused: the stored content was kept, by ops at 2026-11-28T10:00:00.000Z: TICKET-3',
         );
