@@ -52,6 +52,14 @@ describe('the tables of a deployed stack, from its outputs', () => {
     );
   });
 
+  it('refuses a stack with no outputs yet (one still being created) the same way', async () => {
+    for (const answer of [{ Stacks: [{}] }, { Stacks: [] }, {}]) {
+      await expect(stackTables(answering(() => answer), 'Creating')).rejects.toThrow(
+        /^stack Creating has no TableName and RefusalsTableName outputs/,
+      );
+    }
+  });
+
   it('lets any other failure through unchanged (credentials, network)', async () => {
     const denied = answering(() => {
       throw Object.assign(new Error('not authorized to perform: DescribeStacks'), {
