@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { type EventFiles, eventFiles } from '../../../../scripts/operations/events/event-files.js';
 import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
@@ -155,11 +156,13 @@ forEachEngine((engine: Engine) => {
         expect(await console.deliver(stored)).toBe(204);
         expect(await console.deliver(conflicting)).toBe(409);
         expect(await console.deliver(conflicting)).toBe(409);
-        expect(await console.deliver({ ...stored, amount: 1300 })).toBe(409);
+        expect(await console.deliver({ ...stored, amount: 1300, note: 'by hand' })).toBe(409);
         const reference = String(stored.reference);
         const routes = consoleRoutes(console);
         const open = await routes.get(`/transactions/${reference}?tab=conflicts`);
         expect(open.text).toMatch(/conflict \(409\), delivered 2 times, last at [^;]+; open/);
+        // A member the stored transaction lacks is marked as absent there.
+        expect(open.text).toContain('<span class="muted">(stored: (absent))</span>');
 
         const context = { client: console.table.client, tableName: console.table.tableName };
         const conflict = (await readReference(context, reference)).conflicts.find(
@@ -183,6 +186,30 @@ forEachEngine((engine: Engine) => {
         expect(settled.text).toContain(
           'settled: refused: the stored content was kept, by ops at 2026-11-28T10:00:00.000Z: TICKET-3',
         );
+      });
+
+      it('shows kept headers that are not a JSON object as text, and an empty set as none', async () => {
+        const fields = transaction();
+        expect(await console.deliver(fields)).toBe(204);
+        const reference = String(fields.reference);
+        const routes = consoleRoutes(console);
+        const keptAs = async (headers: string) => {
+          await console.table.client.send(
+            new UpdateItemCommand({
+              TableName: console.table.tableName,
+              Key: { reference: { S: reference } },
+              UpdateExpression: 'SET headers = :headers',
+              ExpressionAttributeValues: { ':headers': { S: headers } },
+            }),
+          );
+          const page = (await routes.get(`/transactions/${reference}?tab=exchange`)).text;
+          return /Request headers[\s\S]*?<\/h3>\s*([\s\S]*?)\s*<h3/.exec(page)?.[1];
+        };
+        expect(await keptAs('content-type: text/plain')).toBe(
+          '<pre>content-type: text/plain</pre>',
+        );
+        expect(await keptAs('["a"]')).toBe('<pre>[&quot;a&quot;]</pre>');
+        expect(await keptAs('{}')).toBe('<p class="muted">None.</p>');
       });
 
       it('says where local forwarding stands with each event: pending, delivered, or not in the outbox', async () => {
