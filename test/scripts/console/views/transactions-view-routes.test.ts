@@ -212,6 +212,47 @@ forEachEngine((engine: Engine) => {
         expect(await keptAs('{}')).toBe('<p class="muted">None.</p>');
       });
 
+      it('lists one event per accepted correction, and none for a replaced version sent again', async () => {
+        const first = transaction({ amount: 1000 });
+        const reference = String(first.reference);
+        const context = { client: console.table.client, tableName: console.table.tableName };
+        expect(await console.deliver(first)).toBe(204);
+        // Two corrections, each a conflicting delivery accepted by an operator.
+        for (const [version, amount] of [
+          [1, 1100],
+          [2, 1200],
+        ] as const) {
+          expect(await console.deliver({ ...first, amount })).toBe(409);
+          const open = (await readReference(context, reference)).conflicts.find(
+            (one) => !one.settlement,
+          );
+          await settleConflict(context, {
+            reference,
+            conflict: open?.fingerprint as string,
+            expectVersion: version,
+            decision: {
+              accept: 'received',
+              reason: `fix ${version}`,
+              actor: 'ops',
+              at: new Date().toISOString(),
+            },
+          });
+        }
+        // The first content again: a version already replaced, which publishes nothing.
+        expect(await console.deliver(first)).toBe(409);
+
+        const page = await consoleRoutes(console).get(`/transactions/${reference}?tab=events`);
+        const events = [
+          ...page.text.matchAll(/<tr><td>([^<]+)<\/td>[\s\S]*?<a href="[^"]*">([^<]+)<\/a>/g),
+        ].map((match) => `${match[1]} for ${match[2]}`);
+        expect(events.filter((event) => event.includes('version'))).toEqual([
+          'Transaction Completed for version 1',
+          'Transaction Corrected for version 2',
+          'Transaction Corrected for version 3',
+        ]);
+        expect(events.filter((event) => event.includes('conflict'))).toHaveLength(2);
+      });
+
       it('says where local forwarding stands with each event: pending, delivered, or not in the outbox', async () => {
         const fields = transaction();
         expect(await console.deliver(fields)).toBe(204);
