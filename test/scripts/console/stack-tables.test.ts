@@ -54,9 +54,12 @@ describe('the tables of a deployed stack, from its outputs', () => {
 
   it('refuses a stack with no outputs yet (one still being created) the same way', async () => {
     for (const answer of [{ Stacks: [{}] }, { Stacks: [] }, {}]) {
-      await expect(stackTables(answering(() => answer), 'Creating')).rejects.toThrow(
-        /^stack Creating has no TableName and RefusalsTableName outputs/,
-      );
+      await expect(
+        stackTables(
+          answering(() => answer),
+          'Creating',
+        ),
+      ).rejects.toThrow(/^stack Creating has no TableName and RefusalsTableName outputs/);
     }
   });
 
