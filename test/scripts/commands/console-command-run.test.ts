@@ -36,8 +36,6 @@ afterAll(async () => {
   await refusals.drop();
 });
 
-const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
 /**
  * Runs the console until it serves, then delivers Ctrl-C to it alone: its own SIGINT listener
  * (console-command.ts stopped()) is called, as the signal would. Emitting the signal would reach
