@@ -26,14 +26,12 @@ forEachEngine((engine) => {
         `/transactions/${encodeURIComponent(references[2] as string)}`,
       );
       // Nothing but cells in a row: text there would be moved above the table by the browser.
-      const stray = await page
-        .locator('.table-wrap')
-        .evaluate((wrap) =>
-          [...wrap.childNodes]
-            .filter((node) => node.nodeName !== 'TABLE')
-            .map((node) => node.textContent?.trim())
-            .join(''),
-        );
+      const stray = await page.locator('.table-wrap').evaluate((wrap) =>
+        [...wrap.childNodes]
+          .filter((node) => node.nodeName !== 'TABLE')
+          .map((node) => node.textContent?.trim())
+          .join(''),
+      );
       expect(stray).toBe('');
       await page.close();
     });
