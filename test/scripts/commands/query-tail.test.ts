@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { type EventEmitter, once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,3 +109,66 @@ it('refuses to follow local mode when no server is running, exit 2', async () =>
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+/**
+ * Tail in this process: the run's own stdout and stderr (replaced by runCommand for the run) are
+ * watched, and Ctrl-C is delivered to tail's own listener alone, as the signal would.
+ */
+async function tailInProcess(format: 'line' | 'jsonl', reference: string) {
+  const table = await createTestTable('dynalite');
+  try {
+    const store = new DynamoDbTransactionStore(table.client, table.tableName);
+    const emitter: EventEmitter = process;
+    const before = new Set(emitter.listeners('SIGINT'));
+    const run = runCommand(
+      'query',
+      ['tail', '--format', format, '--interval', '50', '--endpoint', engineEndpoint('dynalite')],
+      { TABLE_NAME: table.tableName },
+    );
+    const ctrlC = () =>
+      emitter.listeners('SIGINT').find((l) => !before.has(l) && String(l) === '() => stop.abort()');
+    await until(() => ctrlC() !== undefined, 'tail to listen for Ctrl-C', 15_000);
+    let seen = '';
+    const watch = (stream: NodeJS.WriteStream) => {
+      const write = stream.write.bind(stream);
+      stream.write = ((chunk: string) => {
+        seen += chunk;
+        return write(chunk);
+      }) as typeof stream.write;
+    };
+    watch(process.stderr);
+    watch(process.stdout);
+    await until(() => seen.includes('Ctrl-C stops'), 'tail to start', 15_000);
+
+    const receivedAt = new Date().toISOString();
+    await store.putIfAbsent(recordOf(transaction({ reference }), { receivedAt }));
+    await until(() => seen.includes(reference), 'the line', 15_000);
+    (ctrlC() as () => void)();
+    const result = await run;
+    expect(result.stderr).toBe(
+      `Following table ${table.tableName} at ${engineEndpoint('dynalite')}; Ctrl-C stops.\n`,
+    );
+    return { ...result, receivedAt };
+  } finally {
+    await table.drop();
+  }
+}
+
+it('--format jsonl prints each new transaction as JSON, then Ctrl-C ends it with exit 0', async () => {
+  const { stdout, code, receivedAt } = await tailInProcess('jsonl', 'tail-json');
+
+  expect(
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line)),
+  ).toEqual([expect.objectContaining({ reference: 'tail-json', amount: 250075, receivedAt })]);
+  expect(code).toBe(0);
+}, 60_000);
+
+it('prints the main fields of each new transaction on a line, in-process', async () => {
+  const { stdout, code, receivedAt } = await tailInProcess('line', 'tail-line');
+
+  expect(stdout).toBe(`${receivedAt}  tail-line  deniz.kaya  250075  TRY  Deposit  Confirm\n`);
+  expect(code).toBe(0);
+}, 60_000);
