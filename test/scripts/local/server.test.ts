@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   callbackBody,
@@ -67,5 +70,48 @@ describe('startLocalServer', () => {
 
     const { totals } = await server.activity.series('hour');
     expect([totals.recorded, totals.duplicate, totals.unauthorized]).toEqual([1, 1, 1]);
+  });
+
+  it('with hashMode required, refuses a callback without its hash', async () => {
+    const server = await startLocalServer({
+      port: 0,
+      dataDir: ':memory:',
+      apiKeys: 'key',
+      hashMode: 'required',
+    });
+    servers.push(server);
+    const { hash: _hash, ...unhashed } = JSON.parse(
+      callbackBody(transaction('ref-unhashed'), 'key'),
+    ) as Record<string, unknown>;
+
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'key' },
+      body: JSON.stringify(unhashed),
+    });
+
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toMatchObject({ title: 'Hash is required' });
+    expect((await post(server, 'key', 'ref-hashed')).status).toBe(204);
+  });
+
+  it('a start that fails (port taken) reports why and leaves the data folder free', async () => {
+    const running = await startLocalServer({ port: 0, dataDir: ':memory:', apiKeys: 'key' });
+    servers.push(running);
+    const port = Number(new URL(running.url).port);
+    const folder = await mkdtemp(join(tmpdir(), 'server-failed-start-'));
+    try {
+      await expect(
+        startLocalServer({ port, dataDir: folder, apiKeys: 'key' }),
+      ).rejects.toMatchObject({ code: 'EADDRINUSE' });
+
+      // The lock and the engine were undone: the next start on the folder gets it at once.
+      const next = await startLocalServer({ port: 0, dataDir: folder, apiKeys: 'key' });
+      servers.push(next);
+      expect((await post(next, 'key', 'ref-after-failure')).status).toBe(204);
+    } finally {
+      await Promise.all(servers.splice(0).map((server) => server.stop()));
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
