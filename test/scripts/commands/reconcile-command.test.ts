@@ -176,4 +176,35 @@ forEachEngine((engine) => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('line 3: currency must be three uppercase letters');
   });
+
+  it('exits 2 before reading the table when the report cannot be read, saying why', async () => {
+    const missing = join(dir, 'no-such-report.csv');
+
+    const result = await runCommand(
+      'reconcile',
+      [missing, '--since', since, '--until', until],
+      commandEnv(),
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      new RegExp(`^reconcile: cannot read the report ${missing}: no such file$`, 'm'),
+    );
+    expect(result.stdout).toBe('');
+  });
+
+  it('warns on stderr when nothing was recorded in the window', async () => {
+    const path = await reportFile('empty-window.csv', 'reference,amount,currency,type,status\n');
+
+    const result = await runCommand(
+      'reconcile',
+      [path, '--since', '2020-01-01', '--until', '2020-01-02'],
+      commandEnv(),
+    );
+
+    expect(result.stderr).toContain(
+      "reconcile: warning: nothing was recorded in the window: is it the report's day? (--since, --until)\n",
+    );
+    expect(result.code).toBe(0);
+  });
 });
