@@ -96,6 +96,14 @@ describe.each(engines)('npm run settle on %s', (engine) => {
     expect((await query('conflicts', '--all', '--format', 'jsonl')).stdout).toContain(
       '"resolution":"received"',
     );
+    // The table says who decided, when and why; the transaction is now what was received.
+    const all = (await query('conflicts', '--all')).stdout;
+    expect(all).toMatch(
+      new RegExp(
+        `settled received by local:${userInfo().username} at \\S+: OPS-42 gateway fixed status`,
+      ),
+    );
+    expect(all).toContain('(no difference)');
   });
 
   it('lists conflicts as CSV, a row per differing field, and into an --output file', async () => {
