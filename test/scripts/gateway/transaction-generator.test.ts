@@ -1,4 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import {
+  enumeration,
+  type FieldDeclarations,
+  integer,
+  text,
+  transactionFields,
+} from '../../../lambda/callback/transaction-fields.js';
 import { validateTransaction } from '../../../lambda/callback/transaction-schema.js';
 import { parseStrictJson } from '../../../lambda/json/strict-json.js';
 import {
@@ -52,5 +59,25 @@ describe('generateTransactions', () => {
       'type',
       'username',
     ]);
+  });
+
+  it('samples a required field of each kind in every body, as its declaration accepts', () => {
+    const fields = {
+      ...transactionFields,
+      channel: enumeration({ values: ['web', 'mobile'], since: 2, rule: 'web or mobile' }),
+      attempt: integer({ since: 2, rule: 'a whole number' }),
+      note: text({ since: 2, rule: 'free text' }),
+    } as const satisfies FieldDeclarations;
+
+    const transactions = generateTransactions(seededRandom('kinds'), 50, fields);
+
+    for (const sample of transactions) {
+      const added = sample as GatewayTransaction & Record<'channel' | 'attempt' | 'note', string>;
+      expect(['web', 'mobile']).toContain(added.channel);
+      expect(added.attempt).toMatch(/^\d+$/);
+      expect(added.note).toMatch(/^sample \d{6}$/);
+      const body = parseStrictJson(callbackBody(sample, 'k', {}, fields)).value;
+      expect(validateTransaction(body, fields).success).toBe(true);
+    }
   });
 });
