@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { GatewayAnswer } from '../../../scripts/local/activity-recorder.js';
@@ -200,5 +202,65 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
       [409, undefined],
     ]);
     for (const { ms } of answers) expect(ms).toBeGreaterThanOrEqual(19);
+  });
+
+  it('drops a request whose client goes away mid-body, never invoking the function, and serves on', async () => {
+    const { invoke, calls } = countingFunction();
+
+    await withGateway(invoke, async (url) => {
+      const { port } = new URL(url);
+      const socket = connect(Number(port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        'POST /callback HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n{"partial":',
+      );
+      await sleep(50);
+      socket.destroy();
+      await sleep(50);
+
+      expect(calls.count).toBe(0);
+      expect((await fetch(url, { method: 'POST', body: '{}' })).status).toBe(204);
+      expect(calls.count).toBe(1);
+    });
+  });
+
+  it('on close, lets a callback in flight finish and answers it, then ends its connection', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let invoked: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      invoked = resolve;
+    });
+    let finished = false;
+    const invoke: Invoke = async () => {
+      invoked();
+      await released;
+      finished = true;
+      return { statusCode: 204, body: '' };
+    };
+    const gateway = await startGatewayServer({
+      invoke,
+      host: '127.0.0.1',
+      port: 0,
+      stage: 'local',
+    });
+    const answer = fetch(`http://127.0.0.1:${gateway.port}/callback`, {
+      method: 'POST',
+      body: '{}',
+    });
+    await started;
+
+    const closed = gateway.close();
+    await sleep(20);
+    release();
+    const response = await answer;
+    await closed;
+
+    expect(finished).toBe(true);
+    expect(response.status).toBe(204);
+    expect(response.headers.get('connection')).toBe('close');
+    expect(gateway.close()).toBe(closed);
   });
 });
