@@ -98,6 +98,40 @@ describe('deliver (the gateway retry policy)', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('takes Retry-After as an HTTP date too, waiting no longer than the policy allows', async () => {
+    const later = new Date(Date.now() + 10_000).toUTCString();
+    const receiver = await scriptedReceiver([
+      { status: 429, headers: { 'retry-after': later } },
+      { status: 204, headers: { 'x-callback-outcome': 'recorded' } },
+    ]);
+    server = receiver.server;
+    const started = performance.now();
+
+    const result = await deliver(receiver.url, 'key', '{}', { ...policy, maxBackoffMs: 300 });
+
+    expect(result.attempts.map((attempt) => attempt.status)).toEqual([429, 204]);
+    // The backoff alone is 5 to 10 ms; the date asks for ten seconds, capped at 300 ms.
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(250);
+    expect(waited).toBeLessThan(5_000);
+  });
+
+  it('gives up on a receiver that does not answer within the timeout, saying how to wait longer', async () => {
+    const receiver = await scriptedReceiver('hang');
+    server = receiver.server;
+
+    const result = await deliver(receiver.url, 'key', '{}', {
+      ...policy,
+      maxAttempts: 1,
+      timeoutMs: 100,
+    });
+
+    expect(result.status).toBeUndefined();
+    expect(result.reason).toBe(
+      `no answer from ${new URL(receiver.url).host} within 100 ms: the receiver is slow or unreachable (raise --timeout-ms, or check it is up)`,
+    );
+  });
+
   it('explains a refused connection in one line with what to do', async () => {
     const port = await freePort();
 
