@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import {
   sampleTransaction,
 } from '../../../scripts/gateway/gateway-callback.js';
 import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
+import { consoleRequest } from '../../support/console-request.js';
+import { engineEndpoint } from '../../support/engines.js';
+import { cookieOf } from '../../support/raw-http.js';
 
 /**
  * `startLocalServer` is what benchmarks and hardening tests use to run local mode inside their
@@ -113,5 +117,32 @@ describe('startLocalServer', () => {
       await Promise.all(servers.splice(0).map((server) => server.stop()));
       await rm(folder, { recursive: true, force: true });
     }
+  });
+
+  it("has the console's header say where the data lives: in memory, or another engine", async () => {
+    const headerOf = async (server: LocalServer) => {
+      const url = server.console?.url as string;
+      const cookie = cookieOf(await consoleRequest(url)) as string;
+      const page = await consoleRequest(`${new URL(url).origin}/transactions`, {
+        headers: { cookie },
+      });
+      return /Local mode: [^<]+/.exec(page.body)?.[0];
+    };
+    const endpoint = engineEndpoint('dynalite');
+    const inMemory = await startLocalServer({ port: 0, dataDir: ':memory:', console: {} });
+    servers.push(inMemory);
+    const elsewhere = await startLocalServer({
+      port: 0,
+      dataDir: ':memory:',
+      endpoint,
+      tableName: `server-console-${randomUUID()}`,
+      console: {},
+    });
+    servers.push(elsewhere);
+
+    expect(await headerOf(inMemory)).toBe('Local mode: table callback-transactions, in memory');
+    expect(await headerOf(elsewhere)).toBe(
+      `Local mode: table ${elsewhere.tableName}, DynamoDB at ${endpoint}`,
+    );
   });
 });
