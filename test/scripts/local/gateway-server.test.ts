@@ -128,6 +128,29 @@ describe('startGatewayServer (the local REST API over HTTP)', () => {
     expect(calls.count).toBe(0);
   });
 
+  it('answers a chunked body (no length given) over 10 MB with 413 too, once past the limit', async () => {
+    const { invoke, calls } = countingFunction();
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        // 11 MB, then the stream stays open: only the limit can end the request.
+        if (sent < 11) {
+          sent += 1;
+          controller.enqueue(chunk);
+        }
+      },
+    });
+
+    await withGateway(invoke, async (url) => {
+      const response = await fetch(url, { method: 'POST', body, duplex: 'half' } as RequestInit);
+
+      expect(response.status).toBe(413);
+      expect(await response.json()).toEqual({ message: 'Request Too Long' });
+    });
+    expect(calls.count).toBe(0);
+  });
+
   it('answers 502 Internal server error when the function throws, its message kept back', async () => {
     const invoke: Invoke = async () => {
       throw new Error('secret detail');
