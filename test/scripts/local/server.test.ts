@@ -2,15 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DescribeTableCommand, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   callbackBody,
   type GatewayTransaction,
   sampleTransaction,
 } from '../../../scripts/gateway/gateway-callback.js';
+import { localData } from '../../../scripts/local/local-data.js';
+import { engineClient } from '../../../scripts/local/local-table.js';
 import { type LocalServer, startLocalServer } from '../../../scripts/local/server.js';
 import { consoleRequest } from '../../support/console-request.js';
 import { engineEndpoint } from '../../support/engines.js';
+import { feeFields, feeTable } from '../../support/fee-fields.js';
 import { cookieOf } from '../../support/raw-http.js';
 
 /**
@@ -144,5 +148,45 @@ describe('startLocalServer', () => {
     expect(await headerOf(elsewhere)).toBe(
       `Local mode: table ${elsewhere.tableName}, DynamoDB at ${endpoint}`,
     );
+  });
+
+  it('receives, stores and lists a field a redeploy adds, when given that declaration', async () => {
+    const server = await startLocalServer({
+      port: 0,
+      dataDir: ':memory:',
+      apiKeys: 'key',
+      fields: feeFields,
+    });
+    servers.push(server);
+    const body = callbackBody(
+      { ...transaction('ref-fee'), fee: '1.50' } as GatewayTransaction,
+      'key',
+      {},
+      feeFields,
+    );
+
+    const answer = await fetch(server.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'key' },
+      body,
+    });
+
+    expect(answer.status).toBe(204);
+    // As the tools reach it: through the run folder's engine credentials.
+    const client = await engineClient(server.engine.endpoint, localData(server.runDir));
+    try {
+      const { Item } = await client.send(
+        new GetItemCommand({ TableName: server.tableName, Key: { reference: { S: 'ref-fee' } } }),
+      );
+      expect(Item?.fee).toEqual({ N: '1.5' });
+      const { Table } = await client.send(
+        new DescribeTableCommand({ TableName: server.tableName }),
+      );
+      expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName).sort()).toEqual(
+        feeTable.indexes.map((index) => index.indexName).sort(),
+      );
+    } finally {
+      client.destroy();
+    }
   });
 });
