@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DynamoDBClient, QueryCommand } from '@aws-sdk/client-dynamodb';
+import { type DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
 import { startTableStream } from '../../../../scripts/local/events/table-stream.js';
+import { noteChanges } from '../../../../scripts/operations/events/change-notes.js';
 import { eventFiles } from '../../../../scripts/operations/events/event-files.js';
 import { Outbox } from '../../../../scripts/operations/events/outbox.js';
 import { createTestTable, type TestTable } from '../../../support/engines.js';
@@ -73,6 +74,50 @@ describe('the table stream', () => {
     expect(errors).toEqual(['engine unavailable']);
     expect(outbox.entries.map((entry) => [entry.key, entry.record.eventName])).toEqual([
       ['stream-kept-0001', 'INSERT'],
+    ]);
+  });
+
+  it("turns a tool's note into a MODIFY only when the item changed, and ignores a missing one", async () => {
+    const files = eventFiles(folder);
+    await mkdir(files.dir, { recursive: true });
+    const outbox = await Outbox.open(files);
+    const stream = startTableStream({
+      client: table.client,
+      tableName: table.tableName,
+      files,
+      outbox,
+      pollMs: 20,
+      onAppended: () => {},
+      onError: (error) => {
+        throw error;
+      },
+    });
+    await stream.ready;
+    await record('stream-noted-0001');
+    await until(() => outbox.entries.length === 1, 'the insert');
+    const notesTaken = async () => (await readdir(files.changes).catch(() => [])).length === 0;
+
+    // Noted but unchanged, and noted but not in the table: nothing to tell.
+    await noteChanges(files, ['stream-noted-0001', 'stream-not-there']);
+    await until(notesTaken, 'the notes read');
+    const afterIdleNotes = outbox.entries.length;
+    // Changed in place, as settle does, then noted.
+    await table.client.send(
+      new UpdateItemCommand({
+        TableName: table.tableName,
+        Key: { reference: { S: 'stream-noted-0001' } },
+        UpdateExpression: 'SET settledNote = :note',
+        ExpressionAttributeValues: { ':note': { S: 'checked by an operator' } },
+      }),
+    );
+    await noteChanges(files, ['stream-noted-0001']);
+    await until(() => outbox.entries.length === 2, 'the modify');
+    await stream.stop();
+
+    expect(afterIdleNotes).toBe(1);
+    expect(outbox.entries.map((entry) => [entry.key, entry.record.eventName])).toEqual([
+      ['stream-noted-0001', 'INSERT'],
+      ['stream-noted-0001', 'MODIFY'],
     ]);
   });
 
