@@ -47,10 +47,9 @@ export default defineConfig({
         // reaches; a new branch needs a test that proves it.
         'lambda/**/*.ts': { lines: 95, branches: 95 },
         'infra/**/*.ts': { lines: 95, branches: 95 },
-        // The tools, as a floor that only rises: the commands run in child processes in most of
-        // their tests, where this coverage cannot see them, so the figure is lower than what the
-        // tests exercise (docs/tools.md, "Coverage").
-        'scripts/**/*.ts': { lines: 71, branches: 60 },
+        // The tools, as a floor that only rises: the commands run in the tests' own process
+        // (test/support/in-process-cli.ts), so coverage sees them (docs/tools.md, "Coverage").
+        'scripts/**/*.ts': { lines: 95, branches: 88 },
         // The guards, file by file: an uncovered branch in one is a failure, not an average.
         'scripts/console/security/**/*.ts': { perFile: true, lines: 100, branches: 100 },
         'scripts/local/engine/{signature-check,signed-requests-only,connection-limits}.ts': {
