@@ -49,8 +49,10 @@ export function runCommand(
   args: readonly string[],
   env: Record<string, string>,
   stdin = '',
+  /** Sees each write as it happens, for a test that acts on a long-running command's output. */
+  watch?: (text: string) => void,
 ): Promise<CliResult> {
-  const run = queue.then(() => runOnce(script, args, env, stdin));
+  const run = queue.then(() => runOnce(script, args, env, stdin, watch));
   queue = run.catch(() => undefined);
   return run;
 }
@@ -60,6 +62,7 @@ async function runOnce(
   args: readonly string[],
   env: Record<string, string>,
   stdin: string,
+  watch: (text: string) => void = () => {},
 ): Promise<CliResult> {
   const output = { stdout: '', stderr: '' };
   const restore = [
@@ -68,9 +71,11 @@ async function runOnce(
     replaceEnv(cleanEnv({ ...env, npm_lifecycle_event: script })),
     captureWrites(process.stdout, (text) => {
       output.stdout += text;
+      watch(text);
     }),
     captureWrites(process.stderr, (text) => {
       output.stderr += text;
+      watch(text);
     }),
     replaceProperty(process, 'stdin', pipedStdin(stdin)),
     replaceProperty(process, 'exit', exitThrows),
