@@ -186,4 +186,59 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
     ]);
     expect(queue.remaining()).toEqual(['m0']);
   });
+  it('keeps a batch whose last record the stream never reaches, and says it was not redriven', async () => {
+    const { records } = history;
+    const last = BigInt(records[4]?.dynamodb?.SequenceNumber ?? '0');
+    const queue = fakeQueue([deadLetter(3, 3, { endSequenceNumber: String(last * 10n) })]);
+    const bridge = eventBridge();
+
+    const outcomes = await redrive(queue, bridge.publisher);
+
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        source: 'none',
+        deleted: false,
+        problem: `the stream ended before the batch's last record ${last * 10n}; it was not redriven`,
+        // A failure, not its content: a later run may find the stream has caught up.
+        keptFor: 'failure',
+      }),
+    ]);
+    expect(bridge.entries()).toEqual([]);
+    expect(queue.remaining()).toEqual(['m0']);
+  });
+
+  it('leaves a message that is not JSON, or has no body or id, in the queue, for its content', async () => {
+    const { streams, table } = history;
+    const messages: Message[] = [
+      { ReceiptHandle: 'r-1' },
+      { MessageId: 'm2', ReceiptHandle: 'r-2', Body: 'not json' },
+    ];
+    const madeVisible: (string | undefined)[] = [];
+    const sqs = {
+      async send(command: unknown) {
+        if (command instanceof ReceiveMessageCommand) return { Messages: messages.splice(0) };
+        if (command instanceof ChangeMessageVisibilityCommand) {
+          madeVisible.push(command.input.ReceiptHandle);
+          return {};
+        }
+        throw new Error('unexpected SQS command');
+      },
+    };
+
+    // Nobody listening for each outcome: the counts alone come back.
+    const counts = await redriveQueue(
+      {
+        streams,
+        client: table.client,
+        tableName: table.tableName,
+        sqs,
+        publisher: eventBridge().publisher,
+        eventBusName: bus,
+      },
+      { queueUrl: 'https://sqs.example/dlq' },
+    );
+
+    expect(counts).toEqual({ messages: 2, deleted: 0 });
+    expect(madeVisible).toEqual(['r-1', 'r-2']);
+  });
 });
