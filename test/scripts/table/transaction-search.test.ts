@@ -160,4 +160,62 @@ describe.each(engines)('search on %s', (engine: Engine) => {
       await older.drop();
     }
   });
+  it('a transaction found as two kinds shows once, saying it matched both', async () => {
+    const [ada] = syntheticRecords({ count: 1, end, spanDays: 1, seed: 9 }).map((record) => ({
+      ...record,
+      transaction: { ...record.transaction, reference: 'ada.lovelace-1', username: 'Ada.Lovelace' },
+    }));
+    await storeTransactions(table.client, table.tableName, [ada as TransactionRecord]);
+
+    const result = await searchTransactions(context, 'ada.lovelace');
+
+    expect(referencesOf(result)).toEqual(['ada.lovelace-1']);
+    expect(result.rows[0]?.matched).toEqual(['reference', 'username']);
+  });
+
+  /** The table's client, except that a query of `index` fails with `failure`. */
+  const failingOn = (index: 'byGatewayId', failure: unknown) => ({
+    tableName: table.tableName,
+    client: new Proxy(table.client, {
+      get(target, name, receiver) {
+        if (name !== 'send') return Reflect.get(target, name, receiver);
+        return (command: { input: { IndexName?: string } }) =>
+          command.input.IndexName?.startsWith(index)
+            ? Promise.reject(failure)
+            : target.send(command as never);
+      },
+    }) as DynamoDBClient,
+  });
+  const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+
+  it('says an index still being built cannot be searched yet, and searches the rest', async () => {
+    const backfilling = named(
+      'ValidationException',
+      'Cannot read from backfilling global secondary index: byGatewayId',
+    );
+
+    const result = await searchTransactions(failingOn('byGatewayId', backfilling), '1000017');
+
+    expect(result.searched[0]).toMatchObject({
+      kind: 'id',
+      found: 0,
+      unavailable: 'its index is still being built',
+    });
+    expect(result.searched[1]).toMatchObject({ kind: 'reference', found: 0 });
+  });
+
+  it('any other failure of a search fails the search rather than being shown as no match', async () => {
+    for (const failure of [
+      named('ValidationException', 'One or more parameter values were invalid'),
+      named(
+        'ProvisionedThroughputExceededException',
+        'Rate of requests exceeds the allowed throughput',
+      ),
+      'not an error at all',
+    ]) {
+      await expect(searchTransactions(failingOn('byGatewayId', failure), '1000017')).rejects.toBe(
+        failure,
+      );
+    }
+  });
 });
