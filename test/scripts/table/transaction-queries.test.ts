@@ -12,6 +12,7 @@ import {
   transactionsTable,
   transactionsTableOf,
 } from '../../../lambda/storage/table-definition.js';
+import { conflictItem } from '../../../lambda/storage/transaction-item.js';
 import type { TransactionRecord } from '../../../lambda/storage/transaction-store.js';
 import { summarize } from '../../../scripts/commands/query-summary.js';
 import { createTableInput } from '../../../scripts/local/engine/create-table-input.js';
@@ -19,15 +20,20 @@ import { ensureTable } from '../../../scripts/local/engine/local-engine.js';
 import type { StoredItem } from '../../../scripts/table/stored-item.js';
 import { timeWindow } from '../../../scripts/table/time-window.js';
 import {
+  conflictItems,
   type Item,
+  itemsByReference,
   itemsInWindow,
   listByTime,
   listByUsername,
   maxKeysPerBatch,
   type QueryContext,
+  scanTransactions,
+  take,
   windowPageSize,
 } from '../../../scripts/table/transaction-queries.js';
 import { createTestTable, type Engine, engines, type TestTable } from '../../support/engines.js';
+import { putBatch } from '../../support/put-batch.js';
 import { storeTransactions, syntheticRecords } from '../../support/stored-transactions.js';
 
 const end = new Date('2026-11-20T00:00:00.000Z');
@@ -184,6 +190,21 @@ describe.each(engines)('time-window queries on %s', (engine: Engine) => {
     );
   });
 
+  it("lists a user's transactions within a window, in any letter case", async () => {
+    const username = (records[0] as TransactionRecord).transaction.username;
+    const [since, until] = ['2026-11-18T00:00:00.000Z', '2026-11-19T00:00:00.000Z'];
+
+    const found = await collect(
+      listByUsername(context, username.toUpperCase(), {}, timeWindow(since, until)),
+    );
+
+    const expected = expectedIn(since, until).filter(
+      (record) => record.transaction.username === username,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(referencesOf(found)).toEqual(expected.map((record) => record.transaction.reference));
+  });
+
   it("lists a user's transactions newest first from the byUser index", async () => {
     const username = (records[0] as TransactionRecord).transaction.username;
 
@@ -259,3 +280,82 @@ function oracleSummary(selected: readonly TransactionRecord[]) {
       return { day, currency, type, status, count, amount: `${whole}${fraction}` };
     });
 }
+
+describe.each(engines)('whole-table reads on %s', (engine: Engine) => {
+  let table: TestTable;
+  /** Four transactions, the two newest received in the same millisecond; a conflict kept too. */
+  const four = syntheticRecords({ count: 4, spanDays: 4, end, seed: 11 });
+  const sameTime = four.map((record, index) =>
+    index === 0 ? { ...record, receivedAt: (four[1] as TransactionRecord).receivedAt } : record,
+  );
+  beforeAll(async () => {
+    table = await createTestTable(engine);
+    await storeTransactions(table.client, table.tableName, sameTime);
+    const newest = sameTime[1] as TransactionRecord;
+    await putBatch(table.client, table.tableName, [
+      conflictItem({ ...newest, fingerprint: 'e'.repeat(64), receivedAt: newest.receivedAt }),
+    ]);
+  });
+  afterAll(() => table?.drop());
+
+  it('a scan of the whole table lists transactions only, newest first, equal times by reference', async () => {
+    const scanned = await collect(scanTransactions(table, {}));
+
+    const expected = [...sameTime].sort(
+      (a, b) =>
+        b.receivedAt.localeCompare(a.receivedAt) ||
+        a.transaction.reference.localeCompare(b.transaction.reference),
+    );
+    expect(referencesOf(scanned)).toEqual(expected.map((record) => record.transaction.reference));
+  });
+
+  it('a scan filtered by type and status keeps only those', async () => {
+    const [first] = sameTime as [TransactionRecord];
+    const { type, status } = first.transaction;
+
+    const scanned = await collect(scanTransactions(table, { type, status }));
+
+    expect(scanned.length).toBeGreaterThan(0);
+    for (const item of scanned) expect([item.type, item.status]).toEqual([type, status]);
+  });
+
+  it('lists the conflicts kept, all or only those received in a window', async () => {
+    const newest = sameTime[1] as TransactionRecord;
+    const all = [];
+    for await (const item of conflictItems(table)) all.push(item);
+    const inside = [];
+    const around = timeWindow(newest.receivedAt, end.toISOString());
+    for await (const item of conflictItems(table, around)) inside.push(item);
+    const outside = [];
+    const before = timeWindow('2020-01-01T00:00:00.000Z', newest.receivedAt);
+    for await (const item of conflictItems(table, before)) outside.push(item);
+
+    expect(all.map((item) => item.conflictOf?.S)).toEqual([newest.transaction.reference]);
+    expect(inside).toHaveLength(1);
+    expect(outside).toEqual([]);
+  });
+
+  it('refuses to read more than a hundred references by key in one lookup', async () => {
+    const references = Array.from({ length: maxKeysPerBatch + 1 }, (_, i) => `ref-${i}`);
+
+    await expect(itemsByReference(table, references)).rejects.toThrow(
+      'at most 100 references per lookup',
+    );
+  });
+});
+
+describe('the first items of a stream', () => {
+  it('none asked for: nothing, and the stream is never read', async () => {
+    let read = false;
+    async function* stream() {
+      read = true;
+      yield 1;
+    }
+
+    const taken = [];
+    for await (const item of take(stream(), 0)) taken.push(item);
+
+    expect(taken).toEqual([]);
+    expect(read).toBe(false);
+  });
+});
