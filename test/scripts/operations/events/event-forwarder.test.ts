@@ -13,7 +13,7 @@ import { startEventForwarder } from '../../../../scripts/operations/events/event
 import { Outbox } from '../../../../scripts/operations/events/outbox.js';
 import { insertRecord } from '../../../../scripts/operations/events/republish.js';
 import { transaction } from '../../../support/fixtures.js';
-import { until } from '../../../support/forwarding.js';
+import { deadLetters, until } from '../../../support/forwarding.js';
 import { recordOf } from '../../../support/stream-records.js';
 
 /** As the table stream appends them: an INSERT of the item, with an id of its own. */
@@ -35,11 +35,14 @@ describe('the forwarder sending the outbox to a consumer', () => {
   let delivered: [string, string][];
   /** References the consumer refuses (503) for now. */
   let refused: Set<string>;
+  /** References the consumer refuses once, then takes. */
+  let refusedOnce: Set<string>;
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'forwarder-'));
     delivered = [];
     refused = new Set();
+    refusedOnce = new Set();
     consumer = createServer((request, response) => {
       let body = '';
       request.on('data', (chunk) => {
@@ -48,6 +51,7 @@ describe('the forwarder sending the outbox to a consumer', () => {
       request.on('end', () => {
         const event = JSON.parse(body) as { 'detail-type': string; detail: { reference: string } };
         if (refused.has(event.detail.reference)) return response.writeHead(503).end();
+        if (refusedOnce.delete(event.detail.reference)) return response.writeHead(503).end();
         delivered.push([event['detail-type'], event.detail.reference]);
         response.writeHead(204).end();
       });
@@ -134,5 +138,69 @@ describe('the forwarder sending the outbox to a consumer', () => {
     ]);
     // Nothing of the transaction's content (names, amounts) in any line.
     expect([...told, ...progress].join('\n')).not.toMatch(/Öztürk|424242/);
+  });
+  it('says how many tries an event took when the first did not do', async () => {
+    refusedOnce.add('second-try');
+    const outbox = await open([completed('second-try')]);
+    const progress: string[] = [];
+    const forwarder = startEventForwarder({
+      outbox,
+      target: { url, policy: patient },
+      deadLetterFile: eventFiles(dir).deadLetters,
+      log: () => {},
+      progress: (line) => progress.push(line),
+    });
+    await until(() => forwarder.pending === 0, 'delivered on the second try');
+    await forwarder.stop();
+
+    expect(progress.at(-1)).toMatch(
+      /^event \S+ \(Transaction Completed second-try\) delivered: 204 in \d+ ms, 2 tries$/,
+    );
+  });
+
+  it('puts a record that cannot become an event among the dead letters, skips a removal, and goes on', async () => {
+    const broken = withId({ eventName: 'INSERT', dynamodb: { Keys: { reference: { S: 'x' } } } });
+    // A removal stands for no event: done with, nothing sent.
+    const removal = withId({ eventName: 'REMOVE', dynamodb: { Keys: { reference: { S: 'y' } } } });
+    const outbox = await open([broken, removal, completed('after-it')]);
+    const told: string[] = [];
+    const forwarder = startEventForwarder({
+      outbox,
+      concurrency: 1,
+      target: { url, policy: patient },
+      deadLetterFile: eventFiles(dir).deadLetters,
+      log: (line) => told.push(line),
+    });
+    await until(() => forwarder.pending === 0, 'both done with');
+    await forwarder.stop();
+
+    expect(delivered).toEqual([['Transaction Completed', 'after-it']]);
+    expect(told).toEqual([
+      `event ${broken.eventID} (a record) not delivered after 0 tries: The INSERT record has no new image; the table stream must be NEW_IMAGE or NEW_AND_OLD_IMAGES; 1 dead letter(s) this run, in ${eventFiles(dir).deadLetters}`,
+    ]);
+    const letters = await deadLetters(dir);
+    expect(letters).toEqual([
+      expect.objectContaining({ id: broken.eventID, attempts: 0, record: broken }),
+    ]);
+    expect(letters[0]).not.toHaveProperty('body');
+  });
+
+  it('stops forwarding, saying why, at a record it cannot even read, and keeps it owed', async () => {
+    const unreadable = completed('unreadable');
+    (unreadable.dynamodb?.NewImage as Record<string, unknown>).amount = { X: '1' };
+    const outbox = await open([unreadable]);
+    const told: string[] = [];
+    const forwarder = startEventForwarder({
+      outbox,
+      target: { url, policy: patient },
+      deadLetterFile: eventFiles(dir).deadLetters,
+      log: (line) => told.push(line),
+    });
+    await until(() => told.length > 0, 'the forwarder gives up');
+    await forwarder.stop();
+
+    expect(told).toEqual(['event forwarding stopped: Unsupported type passed: X']);
+    expect(forwarder.pending).toBe(1);
+    expect(forwarder.deadLettered).toBe(0);
   });
 });
