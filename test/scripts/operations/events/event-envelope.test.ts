@@ -40,4 +40,22 @@ describe('the envelope of a forwarded event', () => {
     });
     expect(body.endsWith(`"detail":${entry.Detail}}`)).toBe(true);
   });
+  it('refuses an entry without its source, detail type or detail, rather than send half an event', () => {
+    const origin = { id: 'e1', time: new Date(), region: 'eu-west-1' };
+    const whole = {
+      Source: 'callback-receiver',
+      DetailType: 'Transaction Completed',
+      Detail: '{}',
+    };
+
+    for (const missing of ['Source', 'DetailType', 'Detail'] as const) {
+      const { [missing]: _left, ...entry } = whole;
+      expect(() => envelopeBody(entry, origin)).toThrow(
+        'A PutEvents entry needs Source, DetailType and Detail',
+      );
+    }
+    expect(JSON.parse(envelopeBody(whole, { ...origin, account: '123456789012' })).account).toBe(
+      '123456789012',
+    );
+  });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../../scripts/cli/cli-errors.js';
-import { checkForwardTarget } from '../../../../scripts/operations/events/forward-destination.js';
+import {
+  checkForwardTarget,
+  forwardUrl,
+} from '../../../../scripts/operations/events/forward-destination.js';
+import { isLoopbackUrl } from '../../../../scripts/operations/events/loopback-url.js';
 
 describe('where forwarded events may go', () => {
   it('lets events go to this machine over plain http, whatever the flag', () => {
@@ -30,5 +34,14 @@ describe('where forwarded events may go', () => {
     expect(() => checkForwardTarget('http://events.example.com/', '--forward-to', true)).toThrow(
       /over https only$/,
     );
+  });
+  it('refuses a target that is no http(s) URL at all, naming the option', () => {
+    for (const value of ['not a url', 'ftp://127.0.0.1/events']) {
+      expect(() => forwardUrl(value, '--forward-to')).toThrow(
+        `--forward-to must be an http(s) URL, got ${value}`,
+      );
+    }
+    expect(forwardUrl('http://127.0.0.1:4000', '--forward-to')).toBe('http://127.0.0.1:4000/');
+    expect(isLoopbackUrl('not a url')).toBe(false);
   });
 });
