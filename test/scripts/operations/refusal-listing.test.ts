@@ -5,10 +5,12 @@ import { exactJson } from '../../../scripts/cli/output/exact-json.js';
 import { writeListing } from '../../../scripts/cli/output/listing.js';
 import {
   refusalJsonPieces,
+  refusalListView,
   refusalRecord,
   refusalView,
+  showsBodies,
 } from '../../../scripts/operations/refusal-listing.js';
-import type { KeptRefusal } from '../../../scripts/table/refusal-item.js';
+import type { KeptRefusal, RefusalSummary } from '../../../scripts/table/refusal-item.js';
 
 async function asJson(refusals: KeptRefusal[]): Promise<string> {
   const out = new PassThrough();
@@ -82,5 +84,70 @@ describe('query refused --format json', () => {
     }
     const bare = { body: Buffer.from('{}') } as unknown as KeptRefusal;
     expect([...refusalJsonPieces(bare)].join('')).toBe(exactJson(refusalRecord(bare)));
+  });
+});
+
+describe('query refused as a table or CSV, from the index alone', () => {
+  const entries: RefusalSummary[] = [
+    {
+      digest: 'd'.repeat(64),
+      lastReceivedAt: '2026-11-20T10:00:00.000Z',
+      deliveries: 3,
+      status: 413,
+      problem: 'payload-too-large',
+      bodyBytes: 70000,
+      bodyKept: 'part',
+    },
+    {
+      digest: 'e'.repeat(64),
+      lastReceivedAt: '2026-11-20T09:00:00.000Z',
+      deliveries: 1,
+      status: 422,
+      problem: 'invalid-transaction',
+      reference: 'ref-1',
+      bodyBytes: 120,
+      bodyKept: 'whole',
+    },
+  ];
+  const written = async (format: 'table' | 'csv' | 'json') => {
+    const out = new PassThrough();
+    const all = text(out);
+    await writeListing(entries.values(), refusalListView, { format }, {}, out);
+    out.end();
+    return all;
+  };
+
+  it('a table says when a body was kept only in part, and leaves the reference blank when there was none', async () => {
+    const lines = (await written('table')).split('\n');
+
+    expect(lines[0]).toMatch(
+      /^Last received\s+Times\s+Status\s+Problem\s+Reference\s+Bytes\s+Digest/,
+    );
+    expect(lines[1]).toMatch(/payload-too-large\s+70000 \(part kept\)\s+d{16}$/);
+    expect(lines[2]).toMatch(/invalid-transaction\s+ref-1\s+120\s+e{16}$/);
+  });
+
+  it('CSV has the index columns only, the digest last, and no body', async () => {
+    const [head, first, second] = (await written('csv')).split('\n');
+
+    expect(head).toBe(
+      'lastReceivedAt,deliveries,status,problem,reference,bodyBytes,bodyKept,digest',
+    );
+    expect(first).toBe(
+      `2026-11-20T10:00:00.000Z,3,413,payload-too-large,,70000,part,${'d'.repeat(64)}`,
+    );
+    expect(second).toBe(
+      `2026-11-20T09:00:00.000Z,1,422,invalid-transaction,ref-1,120,whole,${'e'.repeat(64)}`,
+    );
+  });
+
+  it('JSON of the index entry is the entry itself', async () => {
+    expect(JSON.parse(await written('json')).items).toEqual(entries);
+  });
+
+  it('reads the bodies back only for the formats that show them', () => {
+    expect(showsBodies(['json'])).toBe(true);
+    expect(showsBodies(['table', 'jsonl'])).toBe(true);
+    expect(showsBodies(['table', 'csv', undefined])).toBe(false);
   });
 });
