@@ -95,4 +95,32 @@ describe('resubmitRefusal', () => {
       /^no answer from 127\.0\.0\.1:\d+ within 200 ms/,
     );
   });
+  it('sends JSON when no Content-Type was kept, and reads a page that is not problem JSON by its status alone', async () => {
+    const { url, seen } = await receiver(() => [
+      502,
+      { 'content-type': 'text/html' },
+      '<html>Bad gateway</html>',
+    ]);
+
+    const answer = await resubmitRefusal(
+      { ...refusal, headers: { 'x-other': '1' } },
+      { url, apiKey: 'key-1', timeoutMs: 5_000 },
+    );
+
+    expect(answer).toEqual({ status: 502 });
+    expect(answerText(answer)).toBe('502');
+    expect(seen[0]?.headers['content-type']).toBe('application/json');
+  });
+
+  it('leaves out a title or detail that is not text', async () => {
+    const { url } = await receiver(() => [
+      400,
+      { 'content-type': 'application/problem+json' },
+      JSON.stringify({ title: 42, detail: ['not', 'text'] }),
+    ]);
+
+    expect(await resubmitRefusal(refusal, { url, apiKey: 'key-1', timeoutMs: 5_000 })).toEqual({
+      status: 400,
+    });
+  });
 });
