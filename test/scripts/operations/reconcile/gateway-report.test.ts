@@ -6,6 +6,7 @@ import {
   type ReportRow,
   readReport,
 } from '../../../../scripts/operations/reconcile/gateway-report.js';
+import { feeFields } from '../../../support/fee-fields.js';
 
 /** Reading the gateway's report, CSV or JSON Lines: a byte order mark, and rows it refuses. */
 
@@ -63,5 +64,49 @@ describe('a malformed report', () => {
       for await (const _row of rows('reference,amount,type,status\nr,1,Deposit,Confirm\n', 'csv'));
     };
     await expect(drain()).rejects.toThrow(/^line 1: the header names no currency column/);
+  });
+  it('refuses a header that names a column twice', async () => {
+    const drain = async () => {
+      const header = 'reference,amount,currency,type,status,amount';
+      for await (const _row of rows(`${header}\nr,1,TRY,Deposit,Confirm,2\n`, 'csv'));
+    };
+    await expect(drain()).rejects.toThrow(/^line 1: the header names amount twice$/);
+  });
+
+  it('refuses a JSON line that is not an object, and skips blank lines', async () => {
+    const row = '{"reference":"a","amount":1,"currency":"TRY","type":"Deposit","status":"Confirm"}';
+    const read: ReportRow[] = [];
+    for await (const found of rows(`${row}\n\n   \n${row.replace('"a"', '"b"')}\n`, 'jsonl')) {
+      read.push(found);
+    }
+    expect(read.map((found) => [found.line, found.reference])).toEqual([
+      [1, 'a'],
+      [4, 'b'],
+    ]);
+
+    const drain = async () => {
+      for await (const _row of rows(`${row}\n[1,2]\n`, 'jsonl'));
+    };
+    await expect(drain()).rejects.toThrow(/^line 2: not a JSON object$/);
+  });
+});
+
+describe('a report under a declaration with an optional compared field', () => {
+  it('reads an empty cell or a left-out member as empty text, as an absent stored value compares', async () => {
+    const csv =
+      'reference,amount,currency,type,status,fee\nr-1,1,TRY,Deposit,Confirm,\nr-2,1,TRY,Deposit,Confirm,0.25\n';
+    const jsonl =
+      '{"reference":"r-3","amount":1,"currency":"TRY","type":"Deposit","status":"Confirm"}\n';
+    const read: ReportRow[] = [];
+    for await (const row of readReport(Readable.from([csv]), 'csv', feeFields)) read.push(row);
+    for await (const row of readReport(Readable.from([jsonl]), 'jsonl', feeFields)) read.push(row);
+
+    expect(
+      read.map((row) => [row.reference, (row as unknown as Record<string, unknown>).fee]),
+    ).toEqual([
+      ['r-1', ''],
+      ['r-2', '0.25'],
+      ['r-3', ''],
+    ]);
   });
 });
