@@ -76,6 +76,25 @@ forEachEngine((engine) => {
       expect(await after.next()).toEqual([]);
     });
 
+    it('gives two transactions of the same millisecond in the order of their references', async () => {
+      const cursor = await LiveCursor.startingNow(context());
+      await put('same-ms-b', at(5));
+      await put('same-ms-a', at(5));
+
+      expect(keys(await cursor.next())).toEqual(['same-ms-a', 'same-ms-b']);
+    });
+
+    it('remembers only the overlap: what it read long before is forgotten from the saved position', async () => {
+      const cursor = await LiveCursor.startingNow(context(), { overlapMs: 1_000 });
+      await put('early', at(1));
+      expect(keys(await cursor.next())).toEqual(['early']);
+      await put('much-later', at(5_000));
+
+      expect(keys(await cursor.next())).toEqual(['much-later']);
+      expect(await cursor.next()).toEqual([]);
+      expect(cursor.position.recent.map(([key]) => key)).toEqual(['much-later']);
+    });
+
     it('follows conflicting deliveries too when asked, by their audit key', async () => {
       const cursor = await LiveCursor.startingNow(context(), { conflicts: true });
       await put('disputed', at(1));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../scripts/cli/cli-errors.js';
-import { timeWindow } from '../../../scripts/table/time-window.js';
+import { optionalWindow, timeWindow } from '../../../scripts/table/time-window.js';
 
 describe('timeWindow (list --since/--until)', () => {
   it('keeps since and ends one millisecond before until: [since, until)', () => {
@@ -49,5 +49,16 @@ describe('timeWindow (list --since/--until)', () => {
     ['2026-11-22', '2026-11-21'],
   ])('refuses --since %s --until %s', (since, until) => {
     expect(() => timeWindow(since, until)).toThrow(UsageError);
+  });
+});
+
+describe('a window the options may leave out', () => {
+  it('is none without --since, the window with it, and --until alone is refused', () => {
+    expect(optionalWindow()).toBeUndefined();
+    expect(optionalWindow('2026-11-21', '2026-11-22')).toEqual({
+      since: '2026-11-21T00:00:00.000Z',
+      lastIncluded: '2026-11-21T23:59:59.999Z',
+    });
+    expect(() => optionalWindow(undefined, '2026-11-22')).toThrow('--until needs --since');
   });
 });
