@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -95,5 +95,37 @@ describe('the outbox of local mode events', () => {
     expect(again.entries.map((e) => e.key)).toEqual(['b']);
     expect(again.forwarded).toBe(0);
     expect(Object.fromEntries(again.seen)).toEqual({ a: 'd1', b: 'd2' });
+  });
+  it('refuses an outbox with a line that is not JSON, naming the file, the line and what to do', async () => {
+    const files = eventFiles(dir);
+    const outbox = await Outbox.open(files);
+    await outbox.start(new Map());
+    await outbox.append([entry('a', 'd1')]);
+    await appendFile(files.outbox, 'not json\n');
+
+    await expect(Outbox.open(files)).rejects.toThrow(
+      `${files.outbox} line 2 is not JSON: fix or delete the events/ folder (its events are then not forwarded)`,
+    );
+  });
+
+  it('takes from a saved state only the entries done past its count that the outbox still holds', async () => {
+    const files = eventFiles(dir);
+    const outbox = await Outbox.open(files);
+    await outbox.start(new Map());
+    await outbox.append([entry('a', 'd1'), entry('b', 'd2'), entry('c', 'd3'), entry('d', 'd4')]);
+    await writeFile(files.forwarded, JSON.stringify({ count: 1, done: [0, 1, 2, 9] }));
+
+    const resumed = await Outbox.open(files);
+
+    expect(resumed.forwarded).toBe(1);
+    expect([0, 1, 2, 3].map((index) => resumed.isDone(index))).toEqual([true, false, true, false]);
+    expect(resumed.owed).toBe(2);
+  });
+
+  it('fails to open rather than start over when its state cannot be read', async () => {
+    const files = eventFiles(dir);
+    await mkdir(files.forwarded, { recursive: true });
+
+    await expect(Outbox.open(files)).rejects.toMatchObject({ code: 'EISDIR' });
   });
 });
