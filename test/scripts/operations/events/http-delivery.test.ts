@@ -81,6 +81,21 @@ describe('delivering one event to a consumer', () => {
     );
   });
 
+  it('speaks TLS to an https URL: a consumer that answers plain http is named by the TLS error', async () => {
+    const consumer = await answeringConsumer(204);
+
+    const outcome = await deliver(
+      consumer.url.replace('http:', 'https:'),
+      '{}',
+      {},
+      { attempts: 1 },
+    );
+
+    expect(outcome).toMatchObject({ delivered: false, attempts: 1 });
+    expect(outcome?.delivered === false && outcome.problem).toMatch(/^EPROTO \(/);
+    expect(consumer.bodies).toEqual([]);
+  });
+
   it('gives up on a consumer that never answers after each try times out', async () => {
     const consumer = await hungConsumer();
 
