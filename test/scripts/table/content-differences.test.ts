@@ -49,4 +49,12 @@ describe('the differences between a stored and a received transaction', () => {
     expect(rows).not.toContain('hash');
     expect(rows.indexOf('fee')).toBeLessThan(rows.indexOf('extra.channel'));
   });
+  it('reads an extra that is not a JSON object as no members, so each received member is a difference', () => {
+    const damaged: Item = { ...stored, extra: { S: '["not","members"]' } };
+
+    expect(contentDifferences(damaged, stored)).toEqual([
+      { field: 'extra.channel', stored: null, received: '"web"' },
+      { field: 'extra.fee', stored: null, received: '1e2' },
+    ]);
+  });
 });
