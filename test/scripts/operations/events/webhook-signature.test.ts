@@ -53,4 +53,18 @@ describe('Standard Webhooks signatures of forwarded events', () => {
     vi.setSystemTime(at.getTime() - 301_000);
     expect(verifySignature(secret, headers, body)).toBe(false);
   });
+  it('takes headers as a request gives them, absent ones undefined, and refuses an unsigned request', () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: at });
+    const headers = { ...signatureHeaders(secret, id, body, at), 'x-forwarded-for': undefined };
+
+    expect(verifySignature(secret, headers, body)).toBe(true);
+    expect(verifySignature(secret, { ...headers, 'webhook-signature': undefined }, body)).toBe(
+      false,
+    );
+  });
+  it('a secret that is not base64 is a fault to fix, not a signature to refuse', () => {
+    const headers = signatureHeaders(secret, id, body, at);
+
+    expect(() => verifySignature('whsec_***', headers, body)).toThrow(/Base64/);
+  });
 });
