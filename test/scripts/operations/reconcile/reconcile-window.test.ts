@@ -122,6 +122,37 @@ describe('reconcile over a window held as digests', () => {
   });
 });
 
+describe('a damaged item in the window', () => {
+  it('an amount that is not a decimal is a mismatch, compared as the text it holds', async () => {
+    const damaged = { ...recordedAt(0), amount: 'n/a' };
+    const findings: Finding[] = [];
+
+    const summary = await reconcile(
+      {
+        report: (async function* () {
+          yield rowOf(0);
+        })(),
+        recorded: async function* () {
+          yield damaged;
+        },
+        lookup: async () => new Map([[damaged.reference, damaged]]),
+        conflicts: (async function* () {})(),
+      },
+      (finding) => {
+        findings.push(finding);
+      },
+    );
+
+    expect(summary).toMatchObject({ mismatch: 1, agreeing: 0 });
+    expect(findings).toEqual([
+      expect.objectContaining({
+        kind: 'mismatch',
+        differences: [{ field: 'amount', report: '100.50', recorded: 'n/a' }],
+      }),
+    ]);
+  });
+});
+
 describe('valuesDigest', () => {
   const digest = valuesDigest(transactionFields);
   const values = { amount: '1050.70', currency: 'TRY', type: 'Deposit', status: 'Confirm' };
