@@ -119,9 +119,9 @@ describe.each(engines)('reading kept refusals back, on %s', (engine) => {
   });
 
   it('finds a refusal by its whole digest, in any case, and nothing for a digest never kept', async () => {
-    const [first] = seven;
+    const [first] = seven as [RefusalRecord];
 
-    const found = await findRefusal(table, (first?.digest as string).toUpperCase());
+    const found = await findRefusal(table, first.digest.toUpperCase());
 
     expect(Buffer.from(found?.body ?? []).toString()).toBe('{"day":0}');
     expect(await findRefusal(table, 'f'.repeat(64))).toBeUndefined();
