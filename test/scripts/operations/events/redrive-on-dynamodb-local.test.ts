@@ -6,11 +6,14 @@ import {
 } from '@aws-sdk/client-sqs';
 import { expect, it } from 'vitest';
 import type { EventBridgePublisher } from '../../../../lambda/events/event-publisher.js';
+import { transactionItem } from '../../../../lambda/storage/transaction-item.js';
 import {
   type MessageOutcome,
   redriveQueue,
 } from '../../../../scripts/operations/events/redrive-queue.js';
 import { describeOnStreams } from '../../../support/dynamodb-local-stream.js';
+import { transaction } from '../../../support/fixtures.js';
+import { putBatch } from '../../../support/put-batch.js';
 import {
   at,
   bus,
@@ -18,6 +21,7 @@ import {
   referenceOf,
   streamHistory,
 } from '../../../support/stream-history.js';
+import { recordOf } from '../../../support/stream-records.js';
 
 /**
  * redrive on DynamoDB Local: each dead-letter message's batch is read again from the real stream
@@ -240,5 +244,37 @@ describeOnStreams('replay and redrive, on DynamoDB Local', () => {
 
     expect(counts).toEqual({ messages: 2, deleted: 0 });
     expect(madeVisible).toEqual(['r-1', 'r-2']);
+  });
+  it('keeps a batch whose records the table no longer holds as valid events, for their content', async () => {
+    const { streamArn, table } = history;
+    // An item damaged by hand, received hours after the recorded history: no currency.
+    const { currency: _currency, ...damaged } = transactionItem(
+      recordOf(transaction(), { receivedAt: at('15:00:00') }),
+    );
+    await putBatch(table.client, table.tableName, [damaged]);
+    const gone = `${streamArn.slice(0, streamArn.lastIndexOf('/') + 1)}2020-01-01T00:00:00.000`;
+    const queue = fakeQueue([
+      deadLetter(1, 1, {
+        streamArn: gone,
+        approximateArrivalOfFirstRecord: at('15:00:01'),
+        approximateArrivalOfLastRecord: at('15:00:02'),
+      }),
+    ]);
+    const bridge = eventBridge();
+
+    const outcomes = await redrive(queue, bridge.publisher);
+
+    expect(outcomes).toEqual([
+      expect.objectContaining({
+        source: 'table',
+        deleted: false,
+        // Its content, not a failure: running again will not help (redrive exits 1).
+        keptFor: 'content',
+      }),
+    ]);
+    expect(outcomes[0]?.outcome?.unpublishable).toEqual([
+      { record: damaged.reference?.S, problem: expect.stringMatching(/not a valid transaction/) },
+    ]);
+    expect(queue.remaining()).toEqual(['m0']);
   });
 });
