@@ -5,7 +5,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import { maxReferenceLength } from '../../lambda/callback/transaction-fields.js';
 import { attributes, indexNamesOf, timeShards } from '../../lambda/storage/table-definition.js';
-import { foldedUsername, usernameKey } from '../../lambda/storage/transaction-item.js';
+import { usernameKey } from '../../lambda/storage/transaction-item.js';
 import { itemsByKey } from './items-by-key.js';
 import { mergeSorted } from './merge-sorted.js';
 import { type StoredItem, storedItem } from './stored-item.js';
@@ -64,8 +64,9 @@ export function searchPlan(text: string): { kind: SearchKind; text: string }[] {
     plan.push({ kind: 'reference', text });
   }
   // The same rule the receiver applies to the key it writes: indexable, or not searchable.
+  // The key the receiver writes: the username in lower case, or none where it cannot index it.
   const key = usernameKey(text)[attributes.usernameKey]?.S;
-  if (key !== undefined) plan.push({ kind: 'username', text: foldedUsername(text) });
+  if (key !== undefined) plan.push({ kind: 'username', text: key });
   return plan;
 }
 
