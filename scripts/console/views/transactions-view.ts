@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
+import type { HtmlEscapedString } from 'hono/utils/html';
 import { transactionFields } from '../../../lambda/callback/transaction-fields.js';
 import { UsageError } from '../../cli/cli-errors.js';
 import { transactionView } from '../../operations/transaction-listing.js';
@@ -106,7 +107,7 @@ function pageSizeOf(c: Context<ConsoleEnv>): number {
 }
 
 /** A transaction's row; `extra`, a cell after the declared columns (the search's "matched"). */
-function row(item: StoredItem, extra: unknown = '') {
+function row(item: StoredItem, extra: HtmlEscapedString | Promise<HtmlEscapedString> | '' = '') {
   const [cells = []] = transactionView.tableRows(item);
   const reference = String(item.reference);
   return html`<tr>${cells.map((cell, index) =>
