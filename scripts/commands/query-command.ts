@@ -12,7 +12,7 @@ import { writeListing } from '../cli/output/listing.js';
 import { outputPlan, withOutputOptions } from '../cli/output/output-options.js';
 import { withProgress } from '../cli/output/progress.js';
 import { refusalListView, refusalView, showsBodies } from '../operations/refusal-listing.js';
-import { searchedLine, searchView } from '../operations/search-listing.js';
+import { searchedLine, searchView, unsearchable } from '../operations/search-listing.js';
 import { historyTable, transactionVersions } from '../operations/transaction-history.js';
 import { conflictsTable, detailTable, transactionView } from '../operations/transaction-listing.js';
 import { listRefusalSummaries, listRefusals } from '../table/kept-refusals.js';
@@ -103,9 +103,7 @@ withTableOptions(
       footer: () => `Searched:\n${searched.map((kind) => `  ${searchedLine(kind)}\n`).join('')}`,
     });
     if (searched.length === 0) {
-      process.stderr.write(
-        `query: ${JSON.stringify(text)} cannot be a reference, a gateway id or a username\n`,
-      );
+      process.stderr.write(`query: ${JSON.stringify(text)} ${unsearchable}\n`);
     }
   });
 });

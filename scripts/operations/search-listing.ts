@@ -43,3 +43,6 @@ export const searchView: ListingView<SearchRow> = {
   csvRows: ({ item, matched }) =>
     transactionView.csvRows(item).map((cells) => [...cells, matched.join(' ')]),
 };
+
+/** What a search says of a text that can be none of the kinds, after quoting it its own way. */
+export const unsearchable = 'cannot be a reference, a gateway id or a username';

@@ -1,6 +1,6 @@
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { searchedLine, searchKindNames } from '../../operations/search-listing.js';
+import { searchedLine, searchKindNames, unsearchable } from '../../operations/search-listing.js';
 import type { StoredItem } from '../../table/stored-item.js';
 import type { SearchedKind, SearchResult } from '../../table/transaction-search.js';
 
@@ -27,9 +27,7 @@ export function searchResults(
       ? `Nothing matches “${q}”.`
       : `${result.rows.length} ${result.rows.length === 1 ? 'transaction matches' : 'transactions match'} “${q}”`;
   return html`<section class="searched" aria-label="What was searched"><p class="searched-title">Searched:</p><ul class="searched-kinds">${result.searched.map(searched)}</ul>${
-    result.searched.length === 0
-      ? html`<p class="notice">“${q}” cannot be a reference, a gateway id or a username.</p>`
-      : ''
+    result.searched.length === 0 ? html`<p class="notice">“${q}” ${unsearchable}.</p>` : ''
   }</section>
 <div class="table-wrap"><table>
 <caption class="muted">${caption}</caption>
