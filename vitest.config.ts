@@ -49,7 +49,7 @@ export default defineConfig({
         'infra/**/*.ts': { lines: 95, branches: 95 },
         // The tools, as a floor that only rises: the commands run in the tests' own process
         // (test/support/in-process-cli.ts), so coverage sees them (docs/tools.md, "Coverage").
-        'scripts/**/*.ts': { lines: 95, branches: 88 },
+        'scripts/**/*.ts': { lines: 95, branches: 90 },
         // The guards, file by file: an uncovered branch in one is a failure, not an average.
         'scripts/console/security/**/*.ts': { perFile: true, lines: 100, branches: 100 },
         'scripts/local/engine/{signature-check,signed-requests-only,connection-limits}.ts': {
