@@ -23,7 +23,7 @@ describe('createReceiver', () => {
     const receiver = createReceiver(config, { store, refusals: new MemoryRefusalStore() });
 
     // Act
-    const response = await receiver.handler(callbackEvent(signed(transaction())), lambdaContext);
+    const response = await receiver.handler(callbackEvent(signed(transaction())), lambdaContext());
     receiver.close();
 
     // Assess: no key could be judged, so nothing is recorded and the gateway retries.
@@ -44,7 +44,7 @@ describe('createReceiver', () => {
 
     const response = await handler(
       callbackEvent(signed(fields, 'k'), { headers: { 'x-api-key': 'k' } }),
-      lambdaContext,
+      lambdaContext(),
     );
 
     expect(response.statusCode).toBe(204);

@@ -27,7 +27,7 @@ describe('createStreamConsumer', () => {
     // Act
     const response = await consumer.handler(
       { Records: [record] } satisfies DynamoDBStreamEvent,
-      lambdaContext,
+      lambdaContext(),
     );
     consumer.close();
 

@@ -85,11 +85,16 @@ export function callbackEvent(
   };
 }
 
-export const lambdaContext = {
-  functionName: 'callback-receiver',
-  functionVersion: '$LATEST',
-  awsRequestId: 'lambda-request',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:callback-receiver',
-  memoryLimitInMB: '512',
-  getRemainingTimeInMillis: () => 10_000,
-} as unknown as Context;
+/**
+ * A Lambda context, new for each invocation as Lambda's own: the receiver's middlewares write to
+ * it (the key that matched, a refusal left unkept), which must not reach the next invocation.
+ */
+export const lambdaContext = (): Context =>
+  ({
+    functionName: 'callback-receiver',
+    functionVersion: '$LATEST',
+    awsRequestId: 'lambda-request',
+    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:callback-receiver',
+    memoryLimitInMB: '512',
+    getRemainingTimeInMillis: () => 10_000,
+  }) as unknown as Context;

@@ -51,7 +51,8 @@ export function receiverWith(store: TransactionStore, options: ReceiverOptions =
     refusals: options.refusals ?? new MemoryRefusalStore(),
     keys: Array.isArray(keys) ? staticKeys(keys) : keys,
   });
-  return (event: APIGatewayProxyEvent, context: Context = lambdaContext) => handler(event, context);
+  return (event: APIGatewayProxyEvent, context: Context = lambdaContext()) =>
+    handler(event, context);
 }
 
 /**
@@ -64,5 +65,5 @@ export async function receiverEntry(environment: Record<string, string>) {
   stubAwsEnvironment();
   vi.resetModules();
   const { handler } = await import('../../lambda/receiver.js');
-  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext);
+  return (event: APIGatewayProxyEvent) => handler(event, lambdaContext());
 }

@@ -40,7 +40,7 @@ export const faultNames: Record<Fault, string> = {
 /** A context whose `getRemainingTimeInMillis` counts down from `ms`, as Lambda's does. */
 export function runningDown(ms: number): Context {
   const deadline = Date.now() + ms;
-  return { ...lambdaContext, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+  return { ...lambdaContext(), getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
 }
 
 export interface Row {

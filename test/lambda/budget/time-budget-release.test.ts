@@ -29,7 +29,7 @@ describe('per-request timers are released when the answer is sent', () => {
     const request = event();
     timers.start();
 
-    const response = await invoke(request, lambdaContext);
+    const response = await invoke(request, lambdaContext());
 
     expect(response.statusCode).toBe(status);
     expect(await timers.stillPending()).toEqual([]);
@@ -46,7 +46,7 @@ describe('per-request timers are released when the answer is sent', () => {
     const request = callbackEvent(signed(transaction()));
     timers.start();
 
-    const response = await invoke(request, lambdaContext);
+    const response = await invoke(request, lambdaContext());
 
     expect(response.statusCode).toBe(503);
     expect(await timers.stillPending()).toEqual([]);

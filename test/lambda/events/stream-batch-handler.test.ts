@@ -14,7 +14,7 @@ function consumer(options: FakeEventBridgeOptions = {}) {
   const publisher = new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 });
   const { handler, errors } = streamConsumerWith(publisher);
   const invoke = (records: DynamoDBRecord[]) =>
-    handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext);
+    handler({ Records: records } satisfies DynamoDBStreamEvent, lambdaContext());
   return { invoke, eventBridge, errors };
 }
 

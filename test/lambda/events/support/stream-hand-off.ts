@@ -47,7 +47,7 @@ export function consumer(options: FakeEventBridgeOptions = {}) {
   const eventBridge = fakeEventBridge(options);
   const publisher = new EventBridgePublisher(eventBridge.client, { backoffMs: () => 0 });
   const { handler } = streamConsumerWith(publisher);
-  const invoke = (records: DynamoDBRecord[]) => handler({ Records: records }, lambdaContext);
+  const invoke = (records: DynamoDBRecord[]) => handler({ Records: records }, lambdaContext());
   const details = () =>
     eventBridge.requests.flat().map((entry) => ({
       detailType: entry.DetailType,
