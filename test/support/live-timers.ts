@@ -10,7 +10,9 @@ export function timerTracker() {
   const pending = new Map<number, string>();
   const hook = createHook({
     init(asyncId, type) {
-      if (type === 'Timeout') pending.set(asyncId, new Error().stack ?? '');
+      if (type !== 'Timeout') return;
+      const stack = new Error().stack ?? '';
+      if (!setByTestRunner(stack)) pending.set(asyncId, stack);
     },
     destroy(asyncId) {
       pending.delete(asyncId);
@@ -30,4 +32,16 @@ export function timerTracker() {
       return [...pending.values()];
     },
   };
+}
+
+/**
+ * Whether vitest set the timer (its throttled report of finished tests, which can fall inside a
+ * test when one worker runs several files): the first caller outside Node's timers is vitest's.
+ */
+function setByTestRunner(stack: string): boolean {
+  const caller = stack
+    .split('\n')
+    .slice(1)
+    .find((frame) => !/\(node:|live-timers\.ts/.test(frame));
+  return caller !== undefined && /node_modules\/@?vitest\//.test(caller);
 }
