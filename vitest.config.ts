@@ -5,9 +5,15 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Starts dynalite and DynamoDB Local once per run (see test/support/engines.ts).
     globalSetup: ['test/support/global-setup.ts'],
-    // Test files in child processes (vitest's default, made explicit): a file that crashes or
-    // leaks handles cannot take the others down. The engines live in the main process.
+    // Test files in child processes (vitest's default, made explicit): a crash or a leaked handle
+    // stays in its worker, away from the engines, which live in the main process.
     pool: 'forks',
+    // A worker runs file after file over the modules it has already loaded (the SDK, Playwright,
+    // the product's own), rather than a fresh process and module graph per file: a fifth of the
+    // run went to those imports. The price: a module's top level runs once per worker, so a file
+    // that mocks a module re-imports what uses it (`vi.resetModules()`, as constant-time.test.ts
+    // does), and a test puts back what it changes of the process (the in-process runner does).
+    isolate: false,
     // Vitest's default is one worker per core less one: a single file at a time on the 2-core
     // machines this project runs on. Most files wait on an engine, a browser or a child process
     // rather than compute, so three at a time keep both cores busy (the suite's figures: README).

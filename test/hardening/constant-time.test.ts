@@ -18,6 +18,9 @@ import { findSecretComparisons } from './support/secret-comparisons.js';
  */
 
 // Every call of timingSafeEqual made by the receiver's code, passed through to the real one.
+// Files share a worker's modules (vitest.config.ts, `isolate`): the receiver's modules are
+// evaluated afresh here, so that they import the watched function rather than a cached real one.
+vi.hoisted(() => vi.resetModules());
 vi.mock('node:crypto', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:crypto')>();
   return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
