@@ -39,32 +39,37 @@ export async function redriveDeadLetters(
     if (outcome.delivered) delivered.add(outcome.id);
     found(outcome);
   };
-  for await (const letter of eachDeadLetter(file)) {
-    let event: OutgoingEvent | undefined;
-    try {
-      event = eventOf(letter, target);
-    } catch (error) {
-      if (!(error instanceof UnpublishableRecordError)) throw error;
-      report({ id: letter.id, delivered: false, problem: error.message });
-      continue;
+  // A letter no reader can decode fails the run loudly, but only after the ones delivered before
+  // it have left the file: otherwise each run would send them again.
+  try {
+    for await (const letter of eachDeadLetter(file)) {
+      let event: OutgoingEvent | undefined;
+      try {
+        event = eventOf(letter, target);
+      } catch (error) {
+        if (!(error instanceof UnpublishableRecordError)) throw error;
+        report({ id: letter.id, delivered: false, problem: error.message });
+        continue;
+      }
+      if (event === undefined) {
+        // The record stands for no event (any more): nothing is owed.
+        report({ id: letter.id, delivered: true });
+        continue;
+      }
+      const outcome = await send(target, event);
+      report({
+        id: letter.id,
+        delivered: outcome?.delivered === true,
+        ...(!outcome?.delivered && { refused: true, problem: outcome?.problem ?? 'stopped' }),
+      });
+      if (!outcome?.delivered) {
+        refused = true;
+        break;
+      }
     }
-    if (event === undefined) {
-      // The record stands for no event (any more): nothing is owed.
-      report({ id: letter.id, delivered: true });
-      continue;
-    }
-    const outcome = await send(target, event);
-    report({
-      id: letter.id,
-      delivered: outcome?.delivered === true,
-      ...(!outcome?.delivered && { refused: true, problem: outcome?.problem ?? 'stopped' }),
-    });
-    if (!outcome?.delivered) {
-      refused = true;
-      break;
-    }
+  } finally {
+    await removeDeadLetters(file, delivered);
   }
-  await removeDeadLetters(file, delivered);
   return { handled, delivered: delivered.size, refused };
 }
 

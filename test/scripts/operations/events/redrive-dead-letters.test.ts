@@ -117,6 +117,24 @@ describe('redriving local dead letters', () => {
     expect((await readDeadLetters(file)).map((entry) => entry.id)).toEqual(['undecodable']);
   });
 
+  it('removes the letters it delivered before one no reader can decode, so none goes out twice', async () => {
+    const record = streamRecord('INSERT', { reference: { S: 'ref-1' } });
+    (record.dynamodb?.NewImage as Record<string, unknown>).amount = { X: '1' };
+    const file = await writeLetters([
+      letter('event-1', { body: body('event-1') }),
+      letter('undecodable', { record }),
+      letter('event-3', { body: body('event-3') }),
+    ]);
+
+    await expect(redrive(file)).rejects.toThrow(/Unsupported type passed: X/);
+    expect((await readDeadLetters(file)).map((entry) => entry.id)).toEqual([
+      'undecodable',
+      'event-3',
+    ]);
+    await expect(redrive(file)).rejects.toThrow(/Unsupported type passed: X/);
+    expect(consumer.accepted().map((event) => event.id)).toEqual(['event-1']);
+  });
+
   it('reports to no one when nobody listens, and still removes what it delivered', async () => {
     const file = await writeLetters([letter('event-1', { body: body('event-1') })]);
 
