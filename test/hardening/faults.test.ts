@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { faultPlan } from '../../scripts/dev/fault-proxy/fault-plan.js';
 import {
   type RunningFaultProxy,
@@ -43,20 +43,19 @@ const retry: RetryPolicy = { maxAttempts: 40, backoffMs: 10, maxBackoffMs: 50, t
 /** DynamoDB Local when Java is there (it has streams, as AWS has); dynalite otherwise. */
 const engine: Engine = engines.includes('dynamodb-local') ? 'dynamodb-local' : 'dynalite';
 const logs = logCapture();
-const previousEnv = { ...process.env };
 const running: { stop(): Promise<void> }[] = [];
 
 beforeAll(() => {
   logs.start();
   // Read from the shell environment by local mode's configuration, as `npm start` reads it.
-  process.env.DYNAMODB_TIMEOUT_MS = String(sdkTimeoutMs);
-  process.env.DYNAMODB_MAX_ATTEMPTS = '3';
+  vi.stubEnv('DYNAMODB_TIMEOUT_MS', String(sdkTimeoutMs));
+  vi.stubEnv('DYNAMODB_MAX_ATTEMPTS', '3');
 });
 
 afterAll(async () => {
   for (const server of running.reverse()) await server.stop();
   logs.stop();
-  process.env = previousEnv;
+  vi.unstubAllEnvs();
 });
 
 /** The local server in front of a fresh table, reaching the engine through `proxy`. */
