@@ -32,7 +32,7 @@ export default defineConfig({
       npm_config_loglevel: 'error',
     },
     // Drops CDK's "Bundling asset …" lines, which bypass the console (see the file).
-    setupFiles: ['test/support/quiet-bundling.ts'],
+    setupFiles: ['test/support/quiet-bundling.ts', 'test/support/process-state.ts'],
     // What a test prints (the hardening suites' figures among it) is shown when it fails;
     // `npm run test:hardening` shows it always.
     silent: 'passed-only',
