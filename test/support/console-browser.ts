@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import type { HashMode } from '../../lambda/config/config.js';
 import { DynamoDbRefusalStore } from '../../lambda/refusals/dynamodb-refusal-store.js';
@@ -6,6 +6,7 @@ import { DynamoDbTransactionStore } from '../../lambda/storage/dynamodb-transact
 import type { ConsoleContext } from '../../scripts/console/console-context.js';
 import { type ConsoleServer, startConsole } from '../../scripts/console/console-server.js';
 import { callbackResource, startGatewayServer } from '../../scripts/local/gateway-server.js';
+import { consoleRequest } from './console-request.js';
 import {
   createTestRefusalsTable,
   createTestTable,
@@ -138,8 +139,10 @@ export async function startTestConsole(
     },
     async signedIn(browser, path = '/') {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-      await page.goto(server.signInUrl());
-      if (path !== '/') await page.goto(`${server.origin}${path}`);
+      // The link is traded for its cookie here rather than followed, which would render the home
+      // page first (console-security.test.ts follows it as a browser does).
+      await page.context().addCookies([await sessionCookie(server.signInUrl())]);
+      await page.goto(`${server.origin}${path}`);
       return page;
     },
     async close() {
@@ -148,4 +151,17 @@ export async function startTestConsole(
       await Promise.all([table.drop(), refusals.drop()]);
     },
   };
+}
+
+type Cookie = Parameters<BrowserContext['addCookies']>[0][number];
+
+/** The session cookie a sign-in link sets, asked for from here as a browser would follow it. */
+async function sessionCookie(signInUrl: string): Promise<Cookie> {
+  const login = await consoleRequest(signInUrl);
+  const setCookie = [login.headers['set-cookie'] ?? []].flat()[0];
+  if (login.status !== 303 || setCookie === undefined) {
+    throw new Error(`sign-in answered ${login.status} without a cookie`);
+  }
+  const [name = '', value = ''] = (setCookie.split(';')[0] ?? '').split('=');
+  return { name, value, url: new URL(signInUrl).origin, httpOnly: true, sameSite: 'Strict' };
 }
