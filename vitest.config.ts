@@ -31,7 +31,8 @@ export default defineConfig({
       POWERTOOLS_METRICS_DISABLED: 'true',
       npm_config_loglevel: 'error',
     },
-    // Drops CDK's "Bundling asset …" lines, which bypass the console (see the file).
+    // Before every file: drop CDK's "Bundling asset …" lines, which bypass the console, and put
+    // back after it what the file changed of the shared worker process (see each file).
     setupFiles: ['test/support/quiet-bundling.ts', 'test/support/process-state.ts'],
     // What a test prints (the hardening suites' figures among it) is shown when it fails;
     // `npm run test:hardening` shows it always.
