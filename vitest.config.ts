@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { HeavyFirstSequencer } from './test/support/test-weight.js';
 
 export default defineConfig({
   test: {
@@ -19,8 +18,6 @@ export default defineConfig({
     // machines this project runs on. Most files wait on an engine, a browser or a child process
     // rather than compute, so three at a time keep both cores busy (the suite's figures: README).
     maxWorkers: 3,
-    // The files that wait on an engine, a browser or a child process start first (see the file).
-    sequence: { sequencer: HeavyFirstSequencer },
     // Integration tests talk to real engines over HTTP.
     testTimeout: 30_000,
     // beforeAll hooks create tables; suites that start their own engine may fetch the jar first.
