@@ -162,6 +162,8 @@ async function sessionCookie(signInUrl: string): Promise<Cookie> {
   if (login.status !== 303 || setCookie === undefined) {
     throw new Error(`sign-in answered ${login.status} without a cookie`);
   }
-  const [name = '', value = ''] = (setCookie.split(';')[0] ?? '').split('=');
+  const pair = setCookie.split(';')[0] ?? '';
+  const name = pair.slice(0, pair.indexOf('='));
+  const value = pair.slice(pair.indexOf('=') + 1);
   return { name, value, url: new URL(signInUrl).origin, httpOnly: true, sameSite: 'Strict' };
 }
