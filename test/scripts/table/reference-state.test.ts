@@ -1,6 +1,5 @@
-import { type AttributeValue, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SerializableValue } from '../../../lambda/json/json-text.js';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../../lambda/storage/dynamodb-transaction-store.js';
 import { settleConflict } from '../../../scripts/operations/settle/settle.js';
 import {
@@ -9,25 +8,15 @@ import {
   readReference,
   settlementsOf,
 } from '../../../scripts/table/reference-state.js';
-import { createTestTable, engines, type TestTable } from '../../support/engines.js';
+import { createTestTable, engines } from '../../support/engines.js';
 import { callbackEvent, signed, transaction } from '../../support/fixtures.js';
 import { receiverWith } from '../../support/receiver.js';
+import { receivingTable } from '../../support/receiving-table.js';
 
 type Item = Record<string, AttributeValue>;
 
 describe.each(engines)('the conflicts kept for references, on %s', (engine) => {
-  let table: TestTable;
-  let invoke: ReturnType<typeof receiverWith>;
-  beforeAll(async () => {
-    table = await createTestTable(engine);
-    invoke = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
-  });
-  afterAll(() => table?.drop());
-
-  const deliver = async (fields: Record<string, SerializableValue>) =>
-    (await invoke(callbackEvent(signed(fields)))).statusCode;
-  const put = (item: Item) =>
-    table.client.send(new PutItemCommand({ TableName: table.tableName, Item: item }));
+  const { table, deliver, put } = receivingTable(engine);
   /** A stored transaction and `count` conflicting deliveries of it (each another amount). */
   const conflicted = async (count: number) => {
     const stored = transaction({ amount: 1000 });

@@ -1,20 +1,16 @@
 import {
   type AttributeValue,
   DeleteItemCommand,
-  GetItemCommand,
-  PutItemCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SerializableValue } from '../../../../lambda/json/json-text.js';
-import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
+import { describe, expect, it } from 'vitest';
 import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import type { Decision } from '../../../../scripts/operations/settle/settle-update.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
 import type { QueryContext } from '../../../../scripts/table/transaction-queries.js';
-import { createTestTable, engines, type TestTable } from '../../../support/engines.js';
-import { callbackEvent, signed, transaction } from '../../../support/fixtures.js';
-import { receiverWith } from '../../../support/receiver.js';
+import { engines } from '../../../support/engines.js';
+import { transaction } from '../../../support/fixtures.js';
+import { receivingTable } from '../../../support/receiving-table.js';
 
 type Item = Record<string, AttributeValue>;
 
@@ -26,28 +22,7 @@ const decision = (accept: Decision['accept'], actor = 'local:ops-a'): Decision =
 });
 
 describe.each(engines)('what settle refuses and says, on %s', (engine) => {
-  let table: TestTable;
-  let invoke: ReturnType<typeof receiverWith>;
-  beforeAll(async () => {
-    table = await createTestTable(engine);
-    invoke = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
-  });
-  afterAll(() => table?.drop());
-
-  const deliver = async (fields: Record<string, SerializableValue>) =>
-    (await invoke(callbackEvent(signed(fields)))).statusCode;
-  const item = async (reference: string): Promise<Item> =>
-    (
-      await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item ?? {};
-  const put = (value: Item) =>
-    table.client.send(new PutItemCommand({ TableName: table.tableName, Item: value }));
+  const { table, deliver, item, put } = receivingTable(engine);
   /** A stored transaction and a conflicting delivery for each of `amounts`. */
   const conflicted = async (...amounts: number[]) => {
     const stored = transaction({ amount: 1000 });

@@ -1,14 +1,9 @@
-import { type AttributeValue, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SerializableValue } from '../../../../lambda/json/json-text.js';
-import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
+import { describe, expect, it } from 'vitest';
 import { settleConflict } from '../../../../scripts/operations/settle/settle.js';
 import type { Decision } from '../../../../scripts/operations/settle/settle-update.js';
-import { createTestTable, engines, type TestTable } from '../../../support/engines.js';
-import { callbackEvent, signed, transaction } from '../../../support/fixtures.js';
-import { receiverWith } from '../../../support/receiver.js';
-
-type Item = Record<string, AttributeValue>;
+import { engines } from '../../../support/engines.js';
+import { transaction } from '../../../support/fixtures.js';
+import { receivingTable } from '../../../support/receiving-table.js';
 
 const accept: Decision = {
   accept: 'received',
@@ -20,26 +15,7 @@ const accept: Decision = {
 const unindexable = 'u'.repeat(2049);
 
 describe.each(engines)('what accepting a received content writes, on %s', (engine) => {
-  let table: TestTable;
-  let invoke: ReturnType<typeof receiverWith>;
-  beforeAll(async () => {
-    table = await createTestTable(engine);
-    invoke = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
-  });
-  afterAll(() => table?.drop());
-
-  const deliver = async (fields: Record<string, SerializableValue>) =>
-    (await invoke(callbackEvent(signed(fields)))).statusCode;
-  const item = async (reference: string): Promise<Item> =>
-    (
-      await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item ?? {};
+  const { table, deliver, item, put } = receivingTable(engine);
 
   it('a username too long to index takes the corrected transaction out of the user index', async () => {
     const stored = transaction({ username: 'deniz.kaya' });
@@ -71,29 +47,19 @@ describe.each(engines)('what accepting a received content writes, on %s', (engin
 
   it('a transaction written without a time, and a conflict kept without its content: the version before is kept with an empty delivery time', async () => {
     const reference = `by-hand-${crypto.randomUUID()}`;
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          reference: { S: reference },
-          record: { S: 'transaction' },
-          fingerprint: { S: 'a'.repeat(64) },
-          amount: { N: '5' },
-        },
-      }),
-    );
-    await table.client.send(
-      new PutItemCommand({
-        TableName: table.tableName,
-        Item: {
-          reference: { S: `${reference}#conflict#${'b'.repeat(64)}` },
-          record: { S: 'conflict' },
-          conflictOf: { S: reference },
-          receivedAt: { S: '2026-11-28T11:00:00.000Z' },
-          fingerprint: { S: 'b'.repeat(64) },
-        },
-      }),
-    );
+    await put({
+      reference: { S: reference },
+      record: { S: 'transaction' },
+      fingerprint: { S: 'a'.repeat(64) },
+      amount: { N: '5' },
+    });
+    await put({
+      reference: { S: `${reference}#conflict#${'b'.repeat(64)}` },
+      record: { S: 'conflict' },
+      conflictOf: { S: reference },
+      receivedAt: { S: '2026-11-28T11:00:00.000Z' },
+      fingerprint: { S: 'b'.repeat(64) },
+    });
 
     await settleConflict(table, { reference, decision: accept });
 

@@ -1,6 +1,4 @@
-import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SerializableValue } from '../../../../lambda/json/json-text.js';
+import { describe, expect, it } from 'vitest';
 import { DynamoDbTransactionStore } from '../../../../lambda/storage/dynamodb-transaction-store.js';
 import {
   maxReasonLength,
@@ -9,9 +7,9 @@ import {
 } from '../../../../scripts/operations/settle/settle.js';
 import type { Decision } from '../../../../scripts/operations/settle/settle-update.js';
 import { readReference } from '../../../../scripts/table/reference-state.js';
-import { createTestTable, engines, type TestTable } from '../../../support/engines.js';
-import { callbackEvent, signed, transaction } from '../../../support/fixtures.js';
-import { receiverWith } from '../../../support/receiver.js';
+import { engines } from '../../../support/engines.js';
+import { transaction } from '../../../support/fixtures.js';
+import { receivingTable } from '../../../support/receiving-table.js';
 import { recordOf } from '../../../support/stream-records.js';
 
 const decision = (accept: Decision['accept'], actor = 'local:ops-a'): Decision => ({
@@ -22,26 +20,7 @@ const decision = (accept: Decision['accept'], actor = 'local:ops-a'): Decision =
 });
 
 describe.each(engines)('settling a conflict on %s', (engine) => {
-  let table: TestTable;
-  let invoke: ReturnType<typeof receiverWith>;
-  beforeAll(async () => {
-    table = await createTestTable(engine);
-    invoke = receiverWith(new DynamoDbTransactionStore(table.client, table.tableName));
-  });
-  afterAll(() => table?.drop());
-
-  const deliver = async (fields: Record<string, SerializableValue>) =>
-    (await invoke(callbackEvent(signed(fields)))).statusCode;
-  const item = async (reference: string) =>
-    (
-      await table.client.send(
-        new GetItemCommand({
-          TableName: table.tableName,
-          Key: { reference: { S: reference } },
-          ConsistentRead: true,
-        }),
-      )
-    ).Item ?? {};
+  const { table, deliver, item } = receivingTable(engine);
   /** A stored transaction and one conflicting delivery of it (amount and an extra member). */
   const conflicted = async () => {
     const stored = transaction({ amount: 1000 });
@@ -91,12 +70,10 @@ describe.each(engines)('settling a conflict on %s', (engine) => {
   it("a correction carries the accepted delivery's headers, or none, and keeps the old ones in history", async () => {
     const first = { 'X-Origin': 'first delivery' };
     const stored = transaction({ amount: 1000 });
-    expect((await invoke(callbackEvent(signed(stored), { headers: first }))).statusCode).toBe(204);
+    expect(await deliver(stored, first)).toBe(204);
     const received = { ...stored, amount: 1250 };
     const second = { 'X-Origin': 'conflicting delivery' };
-    expect((await invoke(callbackEvent(signed(received), { headers: second }))).statusCode).toBe(
-      409,
-    );
+    expect(await deliver(received, second)).toBe(409);
     const reference = stored.reference as string;
 
     await settleConflict(table, { reference, decision: decision('received') });
