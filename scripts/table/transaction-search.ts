@@ -63,8 +63,8 @@ export function searchPlan(text: string): { kind: SearchKind; text: string }[] {
   if ([...text].length <= maxReferenceLength && !controlCharacters.test(text)) {
     plan.push({ kind: 'reference', text });
   }
-  // The same rule the receiver applies to the key it writes: indexable, or not searchable.
-  // The key the receiver writes: the username in lower case, or none where it cannot index it.
+  // The key the receiver writes, by the same rule: the username in lower case, or none where it
+  // cannot be indexed (then it is not searchable).
   const key = usernameKey(text)[attributes.usernameKey]?.S;
   if (key !== undefined) plan.push({ kind: 'username', text: key });
   return plan;
